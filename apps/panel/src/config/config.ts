@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the panel reads from the environment. Parsed once at boot; every problem is reported
+ * together so an operator fixes them in one go. README.md documents each variable.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optional = z.string().optional().transform((v) => (v === '' ? undefined : v));
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default('0.0.0.0'),
+    APP_URL: optional,
+    APP_NAME: z.string().min(1).default('Talon'),
+    APP_TIMEZONE: z.string().default('UTC'),
+    DATA_DIR: z.string().default('./data'),
+    DATABASE_URL: optional.refine((v) => v === undefined || /^(postgres(ql)?|sqlite):/u.test(v), {
+      message: 'must start with postgres://, postgresql:// or sqlite:',
+    }),
+    APP_KEY: optional.refine((v) => v === undefined || decodeKey(v) !== null, {
+      message: 'must be 32 bytes, written as base64:<44 chars> or 64 hex characters',
+    }),
+    MAIL_HOST: optional,
+    MAIL_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+    MAIL_USERNAME: optional,
+    MAIL_PASSWORD: optional,
+    MAIL_ENCRYPTION: z.enum(['tls', 'ssl', 'none', '']).default('tls'),
+    MAIL_FROM_ADDRESS: z.string().default('no-reply@localhost'),
+    MAIL_FROM_NAME: optional,
+    RECAPTCHA_ENABLED: bool.default(false),
+    RECAPTCHA_SITE_KEY: z.string().default(''),
+    RECAPTCHA_SECRET_KEY: z.string().default(''),
+    RECAPTCHA_VERIFY_URL: z.string().url().default('https://www.google.com/recaptcha/api/siteverify'),
+    ANALYTICS_ID: optional,
+    TRUSTED_PROXIES: z.string().default(''),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    SESSION_LIFETIME: z.coerce.number().int().min(1).default(720),
+    APP_2FA_REQUIRED: z.enum(['0', '1', '2']).optional(),
+    APP_API_CLIENT_RATELIMIT: z.coerce.number().int().min(1).default(720),
+    APP_API_APPLICATION_RATELIMIT: z.coerce.number().int().min(1).default(240),
+  })
+  .superRefine((v, ctx) => {
+    if (v.RECAPTCHA_ENABLED && (!v.RECAPTCHA_SITE_KEY || !v.RECAPTCHA_SECRET_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RECAPTCHA_SECRET_KEY'],
+        message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
+      });
+    }
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  appUrl: string;
+  appName: string;
+  timezone: string;
+  dataDir: string;
+  databaseUrl: string;
+  /** 32 bytes: encrypts secrets at rest and signs cookies */
+  appKey: Buffer;
+  mail: {
+    host?: string;
+    port: number;
+    username?: string;
+    password?: string;
+    encryption: 'tls' | 'ssl' | 'none';
+    from: { address: string; name: string };
+  };
+  recaptcha: { enabled: boolean; siteKey: string; secretKey: string; verifyUrl: string };
+  analyticsId?: string;
+  trustedProxies: string[];
+  logLevel: string;
+  sessionLifetimeMinutes: number;
+  /** null when the database setting decides */
+  twoFactorRequired: 0 | 1 | 2 | null;
+  rateLimits: { client: number; application: number };
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+function decodeKey(value: string): Buffer | null {
+  const buf = value.startsWith('base64:')
+    ? Buffer.from(value.slice(7), 'base64')
+    : /^[0-9a-f]{64}$/iu.test(value)
+      ? Buffer.from(value, 'hex')
+      : null;
+  return buf?.length === 32 ? buf : null;
+}
+
+/** Reads the key kept in DATA_DIR, creating it on first start. */
+function loadOrCreateKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'app.key');
+  if (existsSync(file)) {
+    const key = decodeKey(readFileSync(file, 'utf8').trim());
+    if (!key) throw new ConfigError([`${file} does not hold a valid key`]);
+    return key;
+  }
+  const key = randomBytes(32);
+  writeFileSync(file, `base64:${key.toString('base64')}\n`, { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const v = parsed.data;
+  const dataDir = path.resolve(v.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const appKey = v.APP_KEY ? (decodeKey(v.APP_KEY) as Buffer) : loadOrCreateKey(dataDir);
+  return {
+    port: v.PORT,
+    host: v.HOST,
+    appUrl: (v.APP_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/u, ''),
+    appName: v.APP_NAME,
+    timezone: v.APP_TIMEZONE,
+    dataDir,
+    databaseUrl: v.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'panel.sqlite')}`,
+    appKey,
+    mail: {
+      host: v.MAIL_HOST,
+      port: v.MAIL_PORT,
+      username: v.MAIL_USERNAME,
+      password: v.MAIL_PASSWORD,
+      encryption: v.MAIL_ENCRYPTION === '' ? 'none' : v.MAIL_ENCRYPTION,
+      from: { address: v.MAIL_FROM_ADDRESS, name: v.MAIL_FROM_NAME ?? v.APP_NAME },
+    },
+    recaptcha: {
+      enabled: v.RECAPTCHA_ENABLED,
+      siteKey: v.RECAPTCHA_SITE_KEY,
+      secretKey: v.RECAPTCHA_SECRET_KEY,
+      verifyUrl: v.RECAPTCHA_VERIFY_URL,
+    },
+    analyticsId: v.ANALYTICS_ID,
+    trustedProxies: v.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: v.LOG_LEVEL,
+    sessionLifetimeMinutes: v.SESSION_LIFETIME,
+    twoFactorRequired: v.APP_2FA_REQUIRED === undefined ? null : (Number(v.APP_2FA_REQUIRED) as 0 | 1 | 2),
+    rateLimits: { client: v.APP_API_CLIENT_RATELIMIT, application: v.APP_API_APPLICATION_RATELIMIT },
+  };
+}

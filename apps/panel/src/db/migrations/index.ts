@@ -1,0 +1,7 @@
+import { accounts } from './20261122_0001_accounts.ts';
+import type { PanelMigration } from './schema-helpers.ts';
+
+/** Every migration, by name. Names sort in the order they run; a landed migration is never edited. */
+export const MIGRATIONS: Record<string, PanelMigration> = {
+  '20261122_0001_accounts': accounts,
+};

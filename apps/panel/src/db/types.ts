@@ -1,0 +1,153 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Row types of every table. Conventions (both SQLite and PostgreSQL): integer ids, booleans as 0/1
+ * integers, timestamps as ISO-8601 UTC text (`2026-01-02T03:04:05.678Z`), JSON as text.
+ */
+type Id = Generated<number>;
+type Bool = number;
+type Timestamp = string;
+
+export interface UsersTable {
+  id: Id;
+  uuid: string;
+  external_id: string | null;
+  username: string;
+  email: string;
+  name_first: string;
+  name_last: string;
+  password: string;
+  language: string;
+  root_admin: Bool;
+  use_totp: Bool;
+  /** encrypted with the app key */
+  totp_secret: string | null;
+  totp_authenticated_at: Timestamp | null;
+  /** last accepted TOTP time step: a code is never accepted twice */
+  totp_last_step: number | null;
+  gravatar: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value: a database leak does not leak live sessions */
+  id: string;
+  user_id: number | null;
+  csrf_token: string;
+  /** JSON: pending two-factor login and other short-lived state */
+  data: string;
+  ip: string | null;
+  user_agent: string | null;
+  last_activity: Timestamp;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: Id;
+  user_id: number;
+  /** 1 = client (ptlc_), 2 = application (ptla_) */
+  key_type: number;
+  identifier: string;
+  /** sha256 hex of the secret */
+  token_hash: string;
+  memo: string;
+  /** JSON array of strings */
+  allowed_ips: string;
+  r_servers: number;
+  r_nodes: number;
+  r_allocations: number;
+  r_users: number;
+  r_locations: number;
+  r_nests: number;
+  r_eggs: number;
+  r_database_hosts: number;
+  r_server_databases: number;
+  last_used_at: Timestamp | null;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RecoveryTokensTable {
+  id: Id;
+  user_id: number;
+  /** argon2id hash */
+  token: string;
+  created_at: Timestamp;
+}
+
+export interface PasswordResetsTable {
+  id: Id;
+  email: string;
+  /** sha256 hex of the token in the mail */
+  token_hash: string;
+  created_at: Timestamp;
+}
+
+export interface UserSshKeysTable {
+  id: Id;
+  user_id: number;
+  name: string;
+  fingerprint: string;
+  public_key: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface ActivityLogsTable {
+  id: Id;
+  batch: string | null;
+  event: string;
+  ip: string | null;
+  description: string | null;
+  /** 'user' or null for the system or a daemon */
+  actor_type: string | null;
+  actor_id: number | null;
+  api_key_id: number | null;
+  /** JSON object */
+  properties: string;
+  timestamp: Timestamp;
+}
+
+export interface ActivityLogSubjectsTable {
+  id: Id;
+  activity_log_id: number;
+  subject_type: string;
+  subject_id: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  /** epoch milliseconds */
+  reset_at: ColumnType<number, number, number>;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_keys: ApiKeysTable;
+  recovery_tokens: RecoveryTokensTable;
+  password_resets: PasswordResetsTable;
+  user_ssh_keys: UserSshKeysTable;
+  activity_logs: ActivityLogsTable;
+  activity_log_subjects: ActivityLogSubjectsTable;
+  settings: SettingsTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type SshKey = Selectable<UserSshKeysTable>;
+export type ActivityLog = Selectable<ActivityLogsTable>;
