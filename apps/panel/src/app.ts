@@ -1,0 +1,96 @@
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppContext } from './context.ts';
+import { apiAuthentication } from './http/api-auth.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { errors, HttpError } from './http/errors.ts';
+import { normalizeInput } from './http/input.ts';
+import { registerSessions } from './http/session.ts';
+import { accountRoutes } from './modules/account/account.routes.ts';
+import { activityRoutes } from './modules/activity/activity.routes.ts';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { serverListRoutes } from './modules/servers/server-list.routes.ts';
+import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
+import { webRoutes } from './web/shell.ts';
+
+export interface BuildOptions {
+  /** folder of the built web app (tests point elsewhere) */
+  webDist?: string;
+}
+
+/** Builds the panel's HTTP application from its dependencies; main.ts and the tests both call it. */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  // pino's Logger and Fastify's base logger type differ only in optional members.
+  const { config } = ctx;
+  const app: FastifyInstance = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    bodyLimit: 10 * 1024 * 1024,
+  });
+
+  registerErrorHandling(app);
+  await app.register(fastifyCookie);
+
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, raw, done) => {
+    const text = String(raw);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(
+        new HttpError(
+          400,
+          'BadRequestHttpException',
+          `The JSON data passed in the request appears to be malformed: ${(e as Error).message}`,
+        ),
+        undefined,
+      );
+    }
+  });
+
+  // Trim strings and turn '' into null everywhere, as clients of the original expect.
+  app.addHook('preValidation', async (req) => {
+    req.query = normalizeInput(req.query) as typeof req.query;
+    if (typeof req.body === 'object' && req.body !== null) req.body = normalizeInput(req.body);
+  });
+
+  registerSessions(app, ctx.services.sessions, {
+    secure: config.appUrl.startsWith('https://'),
+    lifetimeMinutes: config.sessionLifetimeMinutes,
+  });
+
+  app.decorateRequest('actor', null);
+  authRoutes(app, ctx);
+
+  const authDeps = {
+    users: ctx.repositories.users,
+    apiKeys: ctx.services.apiKeys,
+    activity: ctx.services.activity,
+    throttle: ctx.apiThrottle,
+    twoFactorLevel: ctx.twoFactorLevel,
+  };
+
+  await app.register(async (client) => {
+    client.addHook('onRequest', apiAuthentication(authDeps, 'client', config.rateLimits.client));
+    accountRoutes(client, ctx);
+    twoFactorRoutes(client, ctx);
+    apiKeyRoutes(client, ctx);
+    sshKeyRoutes(client, ctx);
+    activityRoutes(client, ctx);
+    serverListRoutes(client, ctx);
+  });
+
+  await app.register(async (application) => {
+    application.addHook('onRequest', apiAuthentication(authDeps, 'application', config.rateLimits.application));
+    // The application endpoints arrive with the server domain; until then, authenticated callers
+    // get the not-found answer of an unknown route.
+    application.all('/api/application/*', async (req) => {
+      throw errors.notFound(`The route ${(req.url.split('?')[0] ?? '').slice(1)} could not be found.`);
+    });
+  });
+
+  await webRoutes(app, ctx, opts.webDist);
+  return app;
+}

@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import { loadConfig, type Config } from './config/config.ts';
+import { createContext, type AppContext } from './context.ts';
+import { openDatabase } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createMailer } from './mail/mailer.ts';
+
+/** Config → database (migrated) → context. Shared by the server and the CLI. */
+export async function bootstrap(opts: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<AppContext> {
+  const config: Config = loadConfig(opts.env);
+  const log = opts.log ?? pino({ level: config.logLevel });
+  const db = openDatabase(config.databaseUrl);
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) log.info({ applied }, 'database migrated');
+  return createContext(config, db, log, createMailer(config, log));
+}
+
+/**
+ * On the first start on an empty database: a root admin with a generated password, printed once.
+ * Returns the credentials when it created them.
+ */
+export async function ensureFirstAdmin(ctx: AppContext): Promise<{ username: string; password: string } | null> {
+  if ((await ctx.repositories.users.count()) > 0) return null;
+  const { user, password } = await ctx.services.users.create({
+    email: 'admin@example.com',
+    username: 'admin',
+    name_first: 'Admin',
+    name_last: 'User',
+    root_admin: true,
+  });
+  return { username: user.username, password };
+}

@@ -1,0 +1,95 @@
+import type { Logger } from 'pino';
+import type { Config } from './config/config.ts';
+import type { Db } from './db/client.ts';
+import { DbThrottle, MemoryThrottle, type ThrottleStore } from './http/throttle.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { AccountService } from './modules/account/account.service.ts';
+import { ActivityRepository } from './modules/activity/activity.repository.ts';
+import { ActivityService } from './modules/activity/activity.service.ts';
+import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
+import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { PasswordResetsRepository } from './modules/auth/password-resets.repository.ts';
+import { SessionsRepository } from './modules/sessions/sessions.repository.ts';
+import { SessionsService } from './modules/sessions/sessions.service.ts';
+import { SettingsRepository } from './modules/settings/settings.repository.ts';
+import { SshKeysRepository } from './modules/ssh-keys/ssh-keys.repository.ts';
+import { RecoveryTokensRepository } from './modules/two-factor/recovery-tokens.repository.ts';
+import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
+import { UsersRepository } from './modules/users/users.repository.ts';
+import { UsersService } from './modules/users/users.service.ts';
+
+/** Everything a request handler may use, wired once per panel process (tests build their own). */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  mailer: Mailer;
+  repositories: ReturnType<typeof createRepositories>;
+  services: ReturnType<typeof createServices>;
+  /** shared by every panel instance: sign-in and reset limits */
+  authThrottle: ThrottleStore;
+  /** per instance: the general API request limits */
+  apiThrottle: ThrottleStore;
+  /** the effective two-factor requirement: 0 none, 1 root admins, 2 everyone */
+  twoFactorLevel: () => Promise<0 | 1 | 2>;
+}
+
+function createRepositories(db: Db) {
+  return {
+    users: new UsersRepository(db.db),
+    sessions: new SessionsRepository(db.db),
+    apiKeys: new ApiKeysRepository(db.db),
+    recoveryTokens: new RecoveryTokensRepository(db.db),
+    passwordResets: new PasswordResetsRepository(db.db),
+    sshKeys: new SshKeysRepository(db.db),
+    activity: new ActivityRepository(db.db),
+    settings: new SettingsRepository(db.db),
+  };
+}
+
+function createServices(
+  config: Config,
+  repos: ReturnType<typeof createRepositories>,
+  mailer: Mailer,
+  authThrottle: ThrottleStore,
+) {
+  const siteName = () => config.appName;
+  const activity = new ActivityService(repos.activity);
+  const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
+  return {
+    activity,
+    twoFactor,
+    users: new UsersService(repos.users),
+    sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
+    apiKeys: new ApiKeysService(repos.apiKeys),
+    account: new AccountService(repos.users, activity),
+    auth: new AuthService(
+      repos.users,
+      twoFactor,
+      repos.passwordResets,
+      activity,
+      authThrottle,
+      mailer,
+      config.appUrl,
+      siteName,
+    ),
+  };
+}
+
+export function createContext(config: Config, db: Db, log: Logger, mailer: Mailer): AppContext {
+  const repositories = createRepositories(db);
+  const authThrottle = new DbThrottle(db.db);
+  return {
+    config,
+    db,
+    log,
+    mailer,
+    repositories,
+    services: createServices(config, repositories, mailer, authThrottle),
+    authThrottle,
+    apiThrottle: new MemoryThrottle(),
+    twoFactorLevel: async () =>
+      config.twoFactorRequired ?? (await repositories.settings.get<0 | 1 | 2>('auth:2fa_required', 0)),
+  };
+}

@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError, ValidationFailed } from './errors.ts';
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'BadRequestHttpException',
+  401: 'UnauthorizedHttpException',
+  403: 'AccessDeniedHttpException',
+  404: 'NotFoundHttpException',
+  405: 'MethodNotAllowedHttpException',
+  413: 'PayloadTooLargeHttpException',
+  415: 'UnsupportedMediaTypeHttpException',
+  429: 'ThrottleRequestsException',
+};
+
+export const UNEXPECTED = 'An unexpected error was encountered while processing this request, please try again.';
+
+/** Renders every failure in the Pterodactyl error body (reference §1.8). */
+export function registerErrorHandling(app: FastifyInstance) {
+  const patterns: { method: string; re: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/*') return; // the web app's catch-all would match every path
+    const source = route.url
+      .replace(/[.+?^${}()|[\]\\]/gu, '\\$&')
+      .replace(/:[^/]+/gu, '[^/]+')
+      .replace(/\*/gu, '.*');
+    for (const method of [route.method].flat()) patterns.push({ method, re: new RegExp(`^${source}$`, 'u') });
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    const allowed = [...new Set(patterns.filter((p) => p.re.test(pathname)).map((p) => p.method))];
+    if (allowed.length > 0) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send(body(405, 'MethodNotAllowedHttpException', `The ${req.method} method is not supported for route ${pathname.slice(1)}. Supported methods: ${allowed.join(', ')}.`));
+    }
+    return reply
+      .code(404)
+      .send(body(404, 'NotFoundHttpException', `The route ${pathname.slice(1)} could not be found.`));
+  });
+
+  app.setErrorHandler(async (err: FastifyError | Error, req, reply) => {
+    if (err instanceof ValidationFailed) {
+      return reply
+        .code(err.status)
+        .headers(err.headers)
+        .send({
+          errors: err.failures.map((f) => ({
+            code: 'ValidationException',
+            status: String(err.status),
+            detail: f.detail,
+            meta: { source_field: f.field, rule: f.rule },
+          })),
+        });
+    }
+    if (err instanceof HttpError) {
+      return reply.code(err.status).headers(err.headers).send(body(err.status, err.code, err.detail));
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send(body(status, STATUS_CODES[status] ?? 'HttpException', err.message));
+    }
+    req.log.error({ err }, 'unexpected error');
+    return reply.code(500).send(body(500, err.name || 'Exception', UNEXPECTED));
+  });
+}
+
+export function body(status: number, code: string, detail: string) {
+  return { errors: [{ code, status: String(status), detail }] };
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { safeEqual } from '../lib/crypto.ts';
+import type { SessionState, SessionsService } from '../modules/sessions/sessions.service.ts';
+import { errors } from './errors.ts';
+
+export const SESSION_COOKIE = 'talon_session';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Loads the cookie session, enforces the XSRF double-submit on state-changing requests that carry
+ * the session cookie (and on every /auth POST), and writes the cookies back. Bearer-key requests
+ * without the cookie are not sessions and are not subject to XSRF.
+ */
+export function registerSessions(
+  app: FastifyInstance,
+  sessions: SessionsService,
+  opts: { secure: boolean; lifetimeMinutes: number },
+) {
+  app.decorateRequest('session', null);
+
+  app.addHook('onRequest', async (req) => {
+    const token = req.cookies[SESSION_COOKIE];
+    req.session = token ? await sessions.load(token) : null;
+    const stateful = token !== undefined || req.url.startsWith('/auth/');
+    if (stateful && STATE_CHANGING.has(req.method)) {
+      const header = req.headers['x-xsrf-token'] ?? req.headers['x-csrf-token'];
+      const sent = typeof header === 'string' ? decodeURIComponent(header) : '';
+      if (!req.session || !sent || !safeEqual(sent, req.session.csrfToken)) throw errors.csrf();
+    }
+    if (req.session) await sessions.touch(req.session);
+  });
+
+  app.addHook('onSend', async (req, reply) => {
+    if (req.session) writeSessionCookies(reply, req.session, opts);
+  });
+}
+
+export function writeSessionCookies(
+  reply: FastifyReply,
+  session: SessionState,
+  opts: { secure: boolean; lifetimeMinutes: number },
+) {
+  const maxAge = opts.lifetimeMinutes * 60;
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: opts.secure,
+    maxAge,
+  });
+  // Readable by the web app, which echoes it in X-XSRF-TOKEN.
+  reply.setCookie(XSRF_COOKIE, session.csrfToken, {
+    path: '/',
+    httpOnly: false,
+    sameSite: 'lax',
+    secure: opts.secure,
+    maxAge,
+  });
+}
+
+/** Makes sure the request has a (guest) session, creating one when needed. */
+export async function ensureSession(req: FastifyRequest, sessions: SessionsService): Promise<SessionState> {
+  if (!req.session) {
+    req.session = await sessions.create(null, { ip: req.ip, userAgent: req.headers['user-agent'] });
+  }
+  return req.session;
+}

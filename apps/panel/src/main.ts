@@ -1,0 +1,45 @@
+import { buildApp } from './app.ts';
+import { bootstrap, ensureFirstAdmin } from './bootstrap.ts';
+import { ConfigError } from './config/config.ts';
+
+/** The panel server: configuration, database, first admin, HTTP; stops cleanly on signals. */
+async function main() {
+  const ctx = await bootstrap();
+  const admin = await ensureFirstAdmin(ctx);
+  if (admin) {
+    console.log(
+      [
+        '',
+        '  First start: a root admin account was created. Sign in and change its password.',
+        `  Admin user created: username=${admin.username} password=${admin.password}`,
+        '  (This password is shown only this once.)',
+        '',
+      ].join('\n'),
+    );
+  }
+  const app = await buildApp(ctx);
+  const sweep = setInterval(() => {
+    ctx.repositories.sessions.deleteExpired(new Date().toISOString()).catch((err: unknown) => {
+      ctx.log.warn({ err }, 'could not delete expired sessions');
+    });
+  }, 3600_000);
+  sweep.unref();
+
+  const stop = async (signal: string) => {
+    ctx.log.info({ signal }, 'stopping');
+    await app.close();
+    await ctx.db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  console.log(`Panel listening on ${ctx.config.appUrl}`);
+}
+
+main().catch((err: unknown) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import { nowIso } from '../../lib/time.ts';
+import type { ActivityRepository, NewActivity } from './activity.repository.ts';
+
+export interface ActivityActor {
+  userId: number | null;
+  apiKeyId: number | null;
+  ip: string | null;
+}
+
+/** The one way every mutation records what happened (DESIGN.md §4). */
+export class ActivityService {
+  constructor(private readonly repo: ActivityRepository) {}
+
+  log(
+    event: string,
+    actor: ActivityActor,
+    subjects: NewActivity['subjects'],
+    properties: Record<string, unknown> = {},
+  ): Promise<void> {
+    return this.repo.insert(
+      { event, ip: actor.ip, actorId: actor.userId, apiKeyId: actor.apiKeyId, properties, subjects },
+      nowIso(),
+    );
+  }
+}

@@ -1,0 +1,198 @@
+import type { User } from '../../db/types.ts';
+import { errors, ValidationFailed } from '../../http/errors.ts';
+import { check } from '../../http/input.ts';
+import type { ThrottleStore } from '../../http/throttle.ts';
+import { randomAlnum, safeEqual, sha256Hex } from '../../lib/crypto.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { ActivityService } from '../activity/activity.service.ts';
+import type { SessionState } from '../sessions/sessions.service.ts';
+import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { PasswordResetsRepository } from './password-resets.repository.ts';
+
+/** Failed sign-ins (password or second factor) allowed per window, per IP and per account. */
+const LOCKOUT_ATTEMPTS = 5;
+const LOCKOUT_WINDOW_MS = 60_000;
+const PENDING_LOGIN_MS = 5 * 60_000;
+const RESET_TOKEN_MS = 60 * 60_000;
+const RESET_RESEND_MS = 60_000;
+// A real argon2id hash, verified when the account does not exist so both paths take as long.
+let dummyHash: Promise<string> | null = null;
+
+export type LoginResult =
+  | { complete: true; user: User; method: 'password' | 'totp' | 'recovery' }
+  | { complete: false; confirmationToken: string };
+
+export interface RequestMeta {
+  ip: string;
+  userAgent?: string;
+}
+
+/** Sign-in (with the second factor), sign-in lockout and password resets. */
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly twoFactor: TwoFactorService,
+    private readonly resets: PasswordResetsRepository,
+    private readonly activity: ActivityService,
+    private readonly throttle: ThrottleStore,
+    private readonly mailer: Mailer,
+    private readonly appUrl: string,
+    private readonly siteName: () => string,
+  ) {}
+
+  private lockKeys(ip: string, login?: string): string[] {
+    const keys = [`lockout:ip:${ip}`];
+    if (login) keys.push(`lockout:user:${login.toLowerCase()}`);
+    return keys;
+  }
+
+  private async assertNotLocked(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const { hits, retryAfter } = await this.throttle.peek(key);
+      if (hits >= LOCKOUT_ATTEMPTS) {
+        throw new ValidationFailed(
+          [{ field: 'user', rule: '', detail: `Too many login attempts. Please try again in ${retryAfter} seconds.` }],
+          429,
+          { 'retry-after': String(retryAfter) },
+        );
+      }
+    }
+  }
+
+  private async countFailure(keys: string[]): Promise<void> {
+    for (const key of keys) await this.throttle.hit(key, LOCKOUT_WINDOW_MS);
+  }
+
+  async login(body: Record<string, unknown>, session: SessionState, meta: RequestMeta): Promise<LoginResult> {
+    const login = typeof body.user === 'string' ? body.user : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const keys = this.lockKeys(meta.ip, login || undefined);
+    await this.assertNotLocked(keys);
+
+    const user = login ? await this.users.findByLogin(login) : undefined;
+    const ok = user ? await verifyPassword(user.password, password) : await this.burnTime(password);
+    if (!user || !ok) {
+      await this.countFailure(keys);
+      await this.activity.log('auth:fail', { userId: null, apiKeyId: null, ip: meta.ip }, [], { username: login });
+      throw errors.display('No account matching those credentials could be found.');
+    }
+    if (needsRehash(user.password)) {
+      await this.users.update(user.id, { password: await hashPassword(password) });
+    }
+    if (!user.use_totp) {
+      await this.succeed(user, keys, 'auth:success', meta);
+      return { complete: true, user, method: 'password' };
+    }
+    const token = randomAlnum(64);
+    session.data.pendingLogin = {
+      userId: user.id,
+      tokenHash: sha256Hex(token),
+      expiresAt: Date.now() + PENDING_LOGIN_MS,
+    };
+    return { complete: false, confirmationToken: token };
+  }
+
+  async checkpoint(body: Record<string, unknown>, session: SessionState, meta: RequestMeta): Promise<LoginResult> {
+    const input = check<{
+      confirmation_token: string;
+      authentication_code?: string | number | null;
+      recovery_token?: string | null;
+    }>(body, {
+      confirmation_token: 'required|string',
+      authentication_code: 'nullable|numeric|required_without:recovery_token',
+      recovery_token: 'nullable|string|required_without:authentication_code',
+    });
+    const pending = session.data.pendingLogin;
+    const user = pending && pending.expiresAt > Date.now() ? await this.users.findById(pending.userId) : undefined;
+    const keys = this.lockKeys(meta.ip, user?.username);
+    await this.assertNotLocked(keys);
+    if (!pending || !user) {
+      throw errors.display('The authentication token provided has expired, please refresh the page and try again.');
+    }
+    const invalidCode = 'The two-factor authentication token was invalid.';
+    if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) {
+      await this.countFailure(keys);
+      throw errors.display(invalidCode);
+    }
+    if (input.recovery_token) {
+      if (!(await this.twoFactor.useRecoveryToken(user, input.recovery_token))) {
+        await this.countFailure(keys);
+        throw errors.display('The recovery token provided is not valid.');
+      }
+      delete session.data.pendingLogin;
+      await this.succeed(user, keys, 'auth:recovery-token', meta);
+      return { complete: true, user, method: 'recovery' };
+    }
+    if (!(await this.twoFactor.verifyCode(user, String(input.authentication_code ?? '')))) {
+      await this.countFailure(keys);
+      throw errors.display(invalidCode);
+    }
+    delete session.data.pendingLogin;
+    await this.succeed(user, keys, 'auth:checkpoint', meta);
+    return { complete: true, user, method: 'totp' };
+  }
+
+  private async succeed(user: User, keys: string[], event: string, meta: RequestMeta) {
+    for (const key of keys) await this.throttle.clear(key);
+    await this.activity.log(event, { userId: user.id, apiKeyId: null, ip: meta.ip }, [{ type: 'user', id: user.id }]);
+  }
+
+  private async burnTime(password: string): Promise<false> {
+    dummyHash ??= hashPassword(randomAlnum(32));
+    await verifyPassword(await dummyHash, password);
+    return false;
+  }
+
+  /** Sends a reset link when the account exists; the caller's answer never says whether it does. */
+  async requestReset(body: Record<string, unknown>): Promise<void> {
+    const { email } = check<{ email: string }>(body, { email: 'required|email' });
+    const user = await this.users.findByEmail(email);
+    if (!user) return;
+    const latest = await this.resets.latestFor(user.email);
+    if (latest && Date.now() - Date.parse(latest.created_at) < RESET_RESEND_MS) return;
+    const token = randomAlnum(64);
+    await this.resets.insert(user.email, sha256Hex(token), nowIso());
+    const link = `${this.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
+    await this.mailer.send({
+      to: user.email,
+      subject: `${this.siteName()}: reset your password`,
+      text: [
+        `Hello ${user.name_first || user.username},`,
+        '',
+        'Someone asked to reset the password of your account. To choose a new password, open this link:',
+        '',
+        link,
+        '',
+        'The link works once, for 60 minutes. If you did not ask for this, you can ignore this mail.',
+      ].join('\n'),
+    });
+  }
+
+  /** Sets a new password from a mailed token; returns the user so the caller can sign them in. */
+  async reset(body: Record<string, unknown>): Promise<User> {
+    const input = check<{ token: string; email: string; password: string }>(body, {
+      token: 'required|string',
+      email: 'required|email',
+      password: 'required|string|confirmed|min:8',
+    });
+    const invalid = () => errors.display('This password reset token is invalid.');
+    const user = await this.users.findByEmail(input.email);
+    const row = user ? await this.resets.latestFor(user.email) : undefined;
+    // Unknown account and wrong token answer alike, so the form cannot be used to find accounts.
+    if (!user || !row || !safeEqual(sha256Hex(input.token), row.token_hash)) throw invalid();
+    if (Date.now() - Date.parse(row.created_at) > RESET_TOKEN_MS) {
+      await this.resets.clear(user.email);
+      throw invalid();
+    }
+    await this.resets.clear(user.email);
+    await this.users.update(user.id, { password: await hashPassword(input.password), updated_at: nowIso() });
+    await this.activity.log('auth:password-reset', { userId: user.id, apiKeyId: null, ip: null }, [
+      { type: 'user', id: user.id },
+    ]);
+    return user;
+  }
+}
+

@@ -1,0 +1,43 @@
+import { createHash, createPublicKey } from 'node:crypto';
+import ssh2 from 'ssh2';
+
+const { utils } = ssh2;
+
+export interface ParsedSshKey {
+  fingerprint: string;
+  /** PKCS#8 / SPKI PEM (`-----BEGIN PUBLIC KEY-----`) */
+  pem: string;
+}
+
+/** Parses an OpenSSH or PEM public key; returns the reason it cannot be used as a string. */
+export function parseSshPublicKey(input: string): ParsedSshKey | string {
+  const invalid = 'The public key provided is not valid.';
+  let parsed = utils.parseKey(input.trim());
+  if (Array.isArray(parsed)) parsed = parsed[0] ?? new Error('empty');
+  if (parsed instanceof Error) {
+    // ssh2 reads OpenSSH and PKCS#1 forms; SPKI PEM goes through node:crypto.
+    try {
+      const key = createPublicKey(input.trim());
+      const spki = key.export({ type: 'spki', format: 'pem' }).toString();
+      parsed = utils.parseKey(key.export({ format: 'pem', type: key.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'spki' }).toString());
+      if (parsed instanceof Error || Array.isArray(parsed)) return invalid;
+      return finish(parsed, spki);
+    } catch {
+      return invalid;
+    }
+  }
+  return finish(parsed, null);
+}
+
+function finish(parsed: ReturnType<typeof utils.parseKey> & object, spki: string | null): ParsedSshKey | string {
+  if (Array.isArray(parsed) || parsed instanceof Error) return 'The public key provided is not valid.';
+  if (parsed.isPrivateKey()) return 'The public key provided is not valid.';
+  if (parsed.type === 'ssh-dss') return 'DSA keys are not supported.';
+  const pem = spki ?? createPublicKey(parsed.getPublicPEM()).export({ type: 'spki', format: 'pem' }).toString();
+  if (parsed.type === 'ssh-rsa') {
+    const bits = createPublicKey(pem).asymmetricKeyDetails?.modulusLength ?? 0;
+    if (bits < 2048) return 'RSA keys must be at least 2048 bits in length.';
+  }
+  const fingerprint = createHash('sha256').update(parsed.getPublicSSH()).digest('base64').replace(/=+$/u, '');
+  return { fingerprint, pem: pem.trim() };
+}

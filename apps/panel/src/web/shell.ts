@@ -1,0 +1,94 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from '../context.ts';
+import { twoFactorRequiredFor } from '../http/api-auth.ts';
+import { errors } from '../http/errors.ts';
+import { ensureSession } from '../http/session.ts';
+import { userBootstrap } from '../modules/users/users.presenter.ts';
+
+const WEB_ROOT = path.resolve(import.meta.dirname, '../../../web');
+const PLACEHOLDER = '<!-- talon:bootstrap -->';
+
+/** `<` inside JSON would let a value close the script tag. */
+function safeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</gu, '\\u003c');
+}
+
+/**
+ * Serves the built web app: static assets, translation files, and the HTML shell for every page
+ * route with the site configuration and the signed-in user injected (reference §6.2).
+ */
+export async function webRoutes(app: FastifyInstance, ctx: AppContext, webDist = path.join(WEB_ROOT, 'dist')) {
+  const { config, services, repositories } = ctx;
+  const indexFile = path.join(webDist, 'index.html');
+  let template: string | null = null;
+  const loadTemplate = () => {
+    if (template === null || process.env.NODE_ENV === 'development') {
+      template = existsSync(indexFile)
+        ? readFileSync(indexFile, 'utf8')
+        : `<!doctype html><html><head><meta charset="utf-8">${PLACEHOLDER}</head><body><div id="app">The web app is not built yet: run <code>npm run build</code>.</div></body></html>`;
+    }
+    return template;
+  };
+
+  if (existsSync(path.join(webDist, 'assets'))) {
+    await app.register(fastifyStatic, {
+      root: path.join(webDist, 'assets'),
+      prefix: '/assets/',
+      immutable: true,
+      maxAge: '365d',
+      decorateReply: false,
+    });
+  }
+
+  const localesRoot = path.join(WEB_ROOT, 'locales');
+  app.get<{ Params: { lng: string; ns: string } }>('/locales/:lng/:ns', async (req, reply) => {
+    const { lng } = req.params;
+    const ns = req.params.ns.replace(/\.json$/u, '');
+    if (!/^[a-z]{2}(-[A-Z]{2})?$/u.test(lng) || !/^[a-z0-9-]+$/u.test(ns)) throw errors.notFound();
+    const file = path.join(localesRoot, lng, `${ns}.json`);
+    if (!existsSync(file)) throw errors.notFound();
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(readFileSync(file));
+  });
+
+  const page = async (req: FastifyRequest, reply: FastifyReply) => {
+    const session = await ensureSession(req, services.sessions);
+    const user = session.userId ? await repositories.users.findById(session.userId) : undefined;
+    const pathname = req.url.split('?')[0] ?? '/';
+    if (user && pathname.startsWith('/auth/')) return reply.redirect('/');
+    if (user && pathname !== '/account' && twoFactorRequiredFor(user, await ctx.twoFactorLevel())) {
+      return reply.redirect('/account');
+    }
+    const site = {
+      name: config.appName,
+      locale: 'en',
+      recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
+      ...(config.analyticsId ? { analytics: config.analyticsId } : {}),
+    };
+    const head = [
+      `<meta name="csrf-token" content="${session.csrfToken}">`,
+      `<title>${config.appName.replace(/[<>&"]/gu, '')}</title>`,
+      `<script>window.SiteConfiguration = ${safeJson(site)};${
+        user ? `window.PterodactylUser = ${safeJson(userBootstrap(user))};` : ''
+      }</script>`,
+    ].join('');
+    return reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(loadTemplate().replace(PLACEHOLDER, head));
+  };
+
+  app.get('/', page);
+  app.get('/*', async (req, reply) => {
+    const first = (req.url.split('?')[0] ?? '').split('/')[1] ?? '';
+    if (['api', 'daemon', 'assets', 'locales'].includes(first)) {
+      throw errors.notFound(`The route ${req.url.split('?')[0]?.slice(1)} could not be found.`);
+    }
+    return page(req, reply);
+  });
+}
