@@ -6,3 +6,4 @@ export * from './validation/account.ts';
 export * from './format/bytes.ts';
 export * from './format/uptime.ts';
 export * from './format/text.ts';
+export * from './eggs/index.ts';
