@@ -1,0 +1,84 @@
+/**
+ * A small HTTP client that behaves like the web app: it keeps cookies, echoes the XSRF-TOKEN cookie
+ * in X-XSRF-TOKEN and sends the JSON headers. `bearer` switches it to API-key authentication.
+ */
+export interface Res<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  bearer: string | null = null;
+  /** set false to leave out the XSRF header (to test the refusal) */
+  sendXsrf = true;
+  extraHeaders: Record<string, string> = {};
+
+  constructor(readonly base: string) {}
+
+  static withKey(base: string, token: string): TestClient {
+    const c = new TestClient(base);
+    c.bearer = token;
+    return c;
+  }
+
+  async request<T = any>(method: string, path: string, body?: unknown, raw?: string): Promise<Res<T>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-requested-with': 'XMLHttpRequest',
+      ...this.extraHeaders,
+    };
+    if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
+    if (this.cookies.size > 0) {
+      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    }
+    const xsrf = this.cookies.get('XSRF-TOKEN');
+    if (this.sendXsrf && xsrf) headers['x-xsrf-token'] = decodeURIComponent(xsrf);
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
+    const res = await fetch(this.base + path, {
+      method,
+      headers,
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      redirect: 'manual',
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const i = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body ?? {});
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, body ?? {});
+  }
+  delete<T = any>(path: string, body?: unknown) {
+    return this.request<T>('DELETE', path, body);
+  }
+
+  /** GET /sanctum/csrf-cookie then POST /auth/login; returns the login response. */
+  async login(user: string, password: string) {
+    await this.get('/sanctum/csrf-cookie');
+    return this.post('/auth/login', { user, password });
+  }
+}
+
+/** The `errors[0]` of an error body. */
+export function firstError(res: Res): { code: string; status: string; detail: string; meta?: any } {
+  return (res.body as { errors: { code: string; status: string; detail: string; meta?: any }[] }).errors[0]!;
+}

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp } from '../app.ts';
+import { bootstrap } from '../bootstrap.ts';
+import type { AppContext } from '../context.ts';
+import type { User } from '../db/types.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestPanel {
+  url: string;
+  ctx: AppContext;
+  app: FastifyInstance;
+  /** creates a user with a known password */
+  createUser: (opts?: { admin?: boolean; password?: string; username?: string; email?: string }) => Promise<User>;
+  close: () => Promise<void>;
+}
+
+let seq = 0;
+
+/**
+ * A real panel on a fresh database, listening on a loopback port, so tests go through real HTTP
+ * (cookies, client IPs, headers) exactly as clients do. `env` overrides configuration variables.
+ */
+export async function startTestPanel(env: Record<string, string> = {}): Promise<TestPanel> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-data-'));
+  const ctx = await bootstrap({
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env },
+  });
+  const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  ctx.config.appUrl = `http://127.0.0.1:${port}`;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    ctx,
+    app,
+    createUser: async (opts = {}) => {
+      seq += 1;
+      const username = opts.username ?? `user${seq}${Math.random().toString(36).slice(2, 6)}`;
+      const { user } = await ctx.services.users.create({
+        username,
+        email: opts.email ?? `${username}@example.com`,
+        password: opts.password ?? 'correct horse battery',
+        root_admin: opts.admin ?? false,
+      });
+      return user;
+    },
+    close: async () => {
+      await app.close();
+      await ctx.db.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

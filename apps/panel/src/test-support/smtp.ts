@@ -1,0 +1,33 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface CapturedMail {
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a loopback port that keeps every message it receives. */
+export async function startSmtpServer(): Promise<{ port: number; mails: CapturedMail[]; close: () => Promise<void> }> {
+  const mails: CapturedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { port, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Undoes quoted-printable soft line breaks so a link in the body can be matched whole. */
+export function mailText(raw: string): string {
+  return raw.replace(/=\r?\n/gu, '').replace(/=3D/gu, '=');
+}
