@@ -48,7 +48,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send({
           errors: err.failures.map((f) => ({
             code: 'ValidationException',
-            status: String(err.status),
+            // Always "422", also on the 429 of the sign-in lockout (reference §1.8).
+            status: '422',
             detail: f.detail,
             meta: { source_field: f.field, rule: f.rule },
           })),

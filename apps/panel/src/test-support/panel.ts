@@ -7,6 +7,8 @@ import { buildApp } from '../app.ts';
 import { bootstrap } from '../bootstrap.ts';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
+import { SESSION_COOKIE, XSRF_COOKIE } from '../http/session.ts';
+import { TestClient } from './client.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestPanel {
@@ -15,6 +17,11 @@ export interface TestPanel {
   app: FastifyInstance;
   /** creates a user with a known password */
   createUser: (opts?: { admin?: boolean; password?: string; username?: string; email?: string }) => Promise<User>;
+  /**
+   * A client already signed in as `user` through a server-side session made directly (no HTTP
+   * sign-in, so the sign-in throttles of the file are left alone).
+   */
+  signedIn: (user: User) => Promise<TestClient>;
   close: () => Promise<void>;
 }
 
@@ -24,7 +31,10 @@ let seq = 0;
  * A real panel on a fresh database, listening on a loopback port, so tests go through real HTTP
  * (cookies, client IPs, headers) exactly as clients do. `env` overrides configuration variables.
  */
-export async function startTestPanel(env: Record<string, string> = {}): Promise<TestPanel> {
+export async function startTestPanel(
+  env: Record<string, string> = {},
+  opts: { host?: string } = {},
+): Promise<TestPanel> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-data-'));
   const ctx = await bootstrap({
@@ -32,12 +42,14 @@ export async function startTestPanel(env: Record<string, string> = {}): Promise<
     env: { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env },
   });
   const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  const host = opts.host ?? '127.0.0.1';
+  await app.listen({ port: 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  ctx.config.appUrl = `http://127.0.0.1:${port}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.config.appUrl = url;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     ctx,
     app,
     createUser: async (opts = {}) => {
@@ -50,6 +62,13 @@ export async function startTestPanel(env: Record<string, string> = {}): Promise<
         root_admin: opts.admin ?? false,
       });
       return user;
+    },
+    signedIn: async (user) => {
+      const session = await ctx.services.sessions.create(user.id, { ip: host });
+      const client = new TestClient(url);
+      client.cookies.set(SESSION_COOKIE, session.token);
+      client.cookies.set(XSRF_COOKIE, session.csrfToken);
+      return client;
     },
     close: async () => {
       await app.close();

@@ -43,9 +43,14 @@ export class AuthService {
     private readonly siteName: () => string,
   ) {}
 
-  private lockKeys(ip: string, login?: string): string[] {
+  /**
+   * Lockout counters: one per address, one per account. An existing account is counted by its id,
+   * so failures by username and by email (and at the checkpoint) add up; an unknown login by name.
+   */
+  private lockKeys(ip: string, user: User | undefined, login?: string): string[] {
     const keys = [`lockout:ip:${ip}`];
-    if (login) keys.push(`lockout:user:${login.toLowerCase()}`);
+    if (user) keys.push(`lockout:user:${user.id}`);
+    else if (login) keys.push(`lockout:login:${login.toLowerCase()}`);
     return keys;
   }
 
@@ -54,7 +59,7 @@ export class AuthService {
       const { hits, retryAfter } = await this.throttle.peek(key);
       if (hits >= LOCKOUT_ATTEMPTS) {
         throw new ValidationFailed(
-          [{ field: 'user', rule: '', detail: `Too many login attempts. Please try again in ${retryAfter} seconds.` }],
+          [{ field: 'email', rule: '', detail: `Too many login attempts. Please try again in ${retryAfter} seconds.` }],
           429,
           { 'retry-after': String(retryAfter) },
         );
@@ -69,10 +74,10 @@ export class AuthService {
   async login(body: Record<string, unknown>, session: SessionState, meta: RequestMeta): Promise<LoginResult> {
     const login = typeof body.user === 'string' ? body.user : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    const keys = this.lockKeys(meta.ip, login || undefined);
+    const user = login ? await this.users.findByLogin(login) : undefined;
+    const keys = this.lockKeys(meta.ip, user, login || undefined);
     await this.assertNotLocked(keys);
 
-    const user = login ? await this.users.findByLogin(login) : undefined;
     const ok = user ? await verifyPassword(user.password, password) : await this.burnTime(password);
     if (!user || !ok) {
       await this.countFailure(keys);
@@ -107,7 +112,7 @@ export class AuthService {
     });
     const pending = session.data.pendingLogin;
     const user = pending && pending.expiresAt > Date.now() ? await this.users.findById(pending.userId) : undefined;
-    const keys = this.lockKeys(meta.ip, user?.username);
+    const keys = this.lockKeys(meta.ip, user);
     await this.assertNotLocked(keys);
     if (!pending || !user) {
       throw errors.display('The authentication token provided has expired, please refresh the page and try again.');
