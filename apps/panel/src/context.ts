@@ -89,7 +89,27 @@ export function createContext(config: Config, db: Db, log: Logger, mailer: Maile
     services: createServices(config, repositories, mailer, authThrottle),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
-    twoFactorLevel: async () =>
+    twoFactorLevel: cached(5_000, async () =>
       config.twoFactorRequired ?? (await repositories.settings.get<0 | 1 | 2>('auth:2fa_required', 0)),
+    ),
+  };
+}
+
+/**
+ * A value read at most once per `ttlMs`: settings are read on every API request but change rarely;
+ * another panel instance sees a change within the TTL.
+ */
+function cached<T>(ttlMs: number, load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | null = null;
+  let at = 0;
+  return () => {
+    if (!value || Date.now() - at > ttlMs) {
+      at = Date.now();
+      value = load().catch((e: unknown) => {
+        value = null;
+        throw e;
+      });
+    }
+    return value;
   };
 }

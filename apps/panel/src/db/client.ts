@@ -22,10 +22,34 @@ export function openDatabase(url: string): Db {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; compiling SQL is most of the cost of a small SQLite query, and
+ * the panel runs the same few hundred statements over and over. Statements run synchronously, so
+ * one cached statement is never used by two queries at once.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 1000): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, prop, receiver) {
+      if (prop !== 'prepare') return Reflect.get(target, prop, receiver) as unknown;
+      return (sql: string) => {
+        let stmt = cache.get(sql);
+        if (!stmt) {
+          if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+          stmt = prepare(sql);
+          cache.set(sql, stmt);
+        }
+        return stmt;
+      };
+    },
+  });
 }

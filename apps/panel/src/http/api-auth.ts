@@ -43,10 +43,9 @@ export function apiAuthentication(deps: ApiAuthDeps, scope: 'client' | 'applicat
       req.actor = { user, apiKey: null };
     } else {
       const token = bearerToken(req.headers.authorization);
-      const key = token ? await deps.apiKeys.resolve(token) : null;
-      const owner = key ? await deps.users.findById(key.user_id) : undefined;
-      if (!key || !owner) throw errors.unauthenticated();
-      req.actor = { user: owner, apiKey: key };
+      const found = token ? await deps.apiKeys.resolve(token) : null;
+      if (!found) throw errors.unauthenticated();
+      req.actor = { user: found.owner, apiKey: found.key };
     }
     const { user: actorUser, apiKey } = req.actor;
 

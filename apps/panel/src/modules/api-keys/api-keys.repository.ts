@@ -1,8 +1,56 @@
-import type { Kysely } from 'kysely';
-import type { ApiKey, Database } from '../../db/types.ts';
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { ApiKey, Database, User } from '../../db/types.ts';
+
+const USER_COLUMNS = [
+  'id',
+  'uuid',
+  'external_id',
+  'username',
+  'email',
+  'name_first',
+  'name_last',
+  'password',
+  'language',
+  'root_admin',
+  'use_totp',
+  'totp_secret',
+  'totp_authenticated_at',
+  'totp_last_step',
+  'gravatar',
+  'created_at',
+  'updated_at',
+] as const;
 
 export class ApiKeysRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Compiled once: this lookup runs on every API-key request. */
+  private readonly withOwnerQuery: CompiledQuery;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.withOwnerQuery = db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .selectAll('api_keys')
+      .select(USER_COLUMNS.map((c) => `users.${c} as owner_${c}` as const))
+      .where('api_keys.identifier', '=', '')
+      .compile();
+  }
+
+  /** The key with this identifier and the user who owns it, in one query. */
+  async findWithOwner(identifier: string): Promise<{ key: ApiKey; owner: User } | undefined> {
+    const { rows } = await this.db.executeQuery<Record<string, unknown>>({
+      ...this.withOwnerQuery,
+      parameters: [identifier],
+    });
+    const row = rows[0];
+    if (!row) return undefined;
+    const key: Record<string, unknown> = {};
+    const owner: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) {
+      if (k.startsWith('owner_')) owner[k.slice(6)] = v;
+      else key[k] = v;
+    }
+    return { key: key as unknown as ApiKey, owner: owner as unknown as User };
+  }
 
   findByIdentifier(identifier: string): Promise<ApiKey | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('identifier', '=', identifier).executeTakeFirst();

@@ -37,6 +37,13 @@ export interface CreatedKey {
 export class ApiKeysService {
   /** last_used_at is written at most this often per key, so reads stay reads. */
   private static readonly TOUCH_INTERVAL_MS = 60_000;
+  /**
+   * A key and its owner are re-read from the database at most once a second per panel instance: an
+   * integration calling in a loop costs one query a second, and a key deleted on another instance
+   * stops working within that second (on this instance, at once).
+   */
+  private static readonly CACHE_MS = 1_000;
+  private readonly cache = new Map<string, { found: { key: ApiKey; owner: User } | undefined; at: number }>();
 
   constructor(private readonly keys: ApiKeysRepository) {}
 
@@ -89,14 +96,31 @@ export class ApiKeysService {
   }
 
   async delete(user: User, identifier: string, keyType: KeyType): Promise<boolean> {
+    this.cache.delete(identifier);
     return this.keys.deleteForUser(user.id, identifier, keyType);
   }
 
-  /** Resolves a bearer token (identifier + secret) to its key, or null. */
-  async resolve(token: string): Promise<ApiKey | null> {
+  /** Forgets cached keys, e.g. after a user's account changed. */
+  forgetCached(): void {
+    this.cache.clear();
+  }
+
+  private async lookup(identifier: string) {
+    const now = Date.now();
+    const hit = this.cache.get(identifier);
+    if (hit && now - hit.at < ApiKeysService.CACHE_MS) return hit.found;
+    const found = await this.keys.findWithOwner(identifier);
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(identifier, { found, at: now });
+    return found;
+  }
+
+  /** Resolves a bearer token (identifier + secret) to its key and owner, or null. */
+  async resolve(token: string): Promise<{ key: ApiKey; owner: User } | null> {
     if (token.length !== 48 || token.includes('|')) return null;
-    const key = await this.keys.findByIdentifier(token.slice(0, 16));
-    if (!key) return null;
+    const found = await this.lookup(token.slice(0, 16));
+    if (!found) return null;
+    const { key } = found;
     if (!safeEqual(sha256Hex(token.slice(16)), key.token_hash)) return null;
     if (key.expires_at && key.expires_at < nowIso()) return null;
     const now = Date.now();
@@ -104,7 +128,7 @@ export class ApiKeysService {
       key.last_used_at = new Date(now).toISOString();
       await this.keys.touch(key.id, key.last_used_at);
     }
-    return key;
+    return found;
   }
 }
 

@@ -1,0 +1,19 @@
+// `npm run bench`: every benchmark, one after another (each prints its baseline and ratio).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const only = process.argv[2];
+const benches = [
+  ['api-account', ['node_modules/.bin/tsx', 'bench/api-account.ts']],
+  ['web-size', ['node', 'bench/web-size.mjs']],
+].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
+
+let failed = 0;
+for (const [name, [bin, ...args]] of benches) {
+  console.log(`\n### ${name}`);
+  const res = spawnSync(bin, args, { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);
