@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The daemon's configuration file: the subset of Wings' `config.yml` (Appendix A) that the process
+ * runtime uses, written as JSON (keys identical to Wings' YAML keys, so the panel's
+ * node-configuration document can be written out as-is). Unknown keys are ignored so a full Wings
+ * document is accepted too.
+ */
+export const daemonConfigSchema = z.object({
+  app_name: z.string().default('Talon'),
+  debug: z.boolean().default(false),
+  uuid: z.string().default(''),
+  token_id: z.string().min(1),
+  token: z.string().min(1),
+  api: z
+    .object({
+      host: z.string().default('0.0.0.0'),
+      port: z.number().int().min(0).max(65535).default(8080),
+      ssl: z
+        .object({ enabled: z.boolean().default(false), cert: z.string().default(''), key: z.string().default('') })
+        .default({ enabled: false, cert: '', key: '' }),
+      upload_limit: z.number().default(100),
+      /** Accepted `aud` values of websocket JWTs; empty = not checked (the panel sends the node URL). */
+      jwt_audience: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  system: z
+    .object({
+      root_directory: z.string().default('/var/lib/talon'),
+      log_directory: z.string().default('/var/log/talon'),
+      data: z.string().default('/var/lib/talon/volumes'),
+      tmp_directory: z.string().default('/tmp/talon'),
+      timezone: z.string().default(process.env.TZ ?? 'UTC'),
+      disk_check_interval: z.number().int().min(0).default(150),
+      websocket_log_count: z.number().int().min(1).default(150),
+      sftp: z.object({ bind_port: z.number().int().default(2022) }).prefault({}),
+      crash_detection: z
+        .object({
+          enabled: z.boolean().default(true),
+          detect_clean_exit_as_crash: z.boolean().default(true),
+          timeout: z.number().int().min(0).default(60),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  throttles: z
+    .object({ lines: z.number().int().min(1).default(2000), line_reset_interval: z.number().int().min(1).default(100) })
+    .prefault({}),
+  remote: z.string().url(),
+  remote_query: z
+    .object({
+      timeout: z.number().min(1).default(30),
+      boot_servers_per_page: z.number().int().min(1).default(50),
+    })
+    .prefault({}),
+  allowed_origins: z.array(z.string()).default([]),
+  runtime: z
+    .object({
+      /** Run servers without bubblewrap when it is missing. Only for trusted servers. */
+      allow_unconfined: z.boolean().default(false),
+      /** Unprivileged identity servers and install scripts run as (when the daemon is root). */
+      uid: z.number().int().min(1).default(988),
+      gid: z.number().int().min(1).default(988),
+      /** Extra host paths hidden from servers (e.g. the panel's DATA_DIR on an all-in-one host). */
+      hidden_paths: z.array(z.string()).default([]),
+      /** Highest number of processes/threads per server (cgroup pids.max). */
+      pid_limit: z.number().int().min(1).default(512),
+      /** Stats sampling interval while running, ms. */
+      stats_interval_ms: z.number().int().min(50).default(1000),
+    })
+    .prefault({}),
+});
+
+export type DaemonConfig = z.infer<typeof daemonConfigSchema>;
+
+/** A parsed config plus the file it came from (hidden from servers). */
+export interface LoadedConfig {
+  config: DaemonConfig;
+  file: string | null;
+}
+
+export class ConfigError extends Error {}
+
+export function parseConfig(raw: unknown): DaemonConfig {
+  const res = daemonConfigSchema.safeParse(raw);
+  if (!res.success) {
+    const lines = res.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`invalid daemon configuration:\n${lines.join('\n')}`);
+  }
+  return res.data;
+}
+
+export function loadConfigFile(file: string): LoadedConfig {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(abs, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read daemon configuration ${abs}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`daemon configuration ${abs} is not valid JSON: ${(err as Error).message}`);
+  }
+  return { config: parseConfig(raw), file: abs };
+}
+
+/** `--config <file>` wins over `TALON_DAEMON_CONFIG`; the default mirrors Wings' location. */
+export function configPathFromArgs(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  const i = argv.indexOf('--config');
+  if (i >= 0 && argv[i + 1]) return argv[i + 1]!;
+  const eq = argv.find((a) => a.startsWith('--config='));
+  if (eq) return eq.slice('--config='.length);
+  return env.TALON_DAEMON_CONFIG ?? '/etc/talon/daemon.json';
+}

@@ -1,0 +1,92 @@
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { WebSocketServer } from 'ws';
+import type { LoadedConfig } from './config/config.ts';
+import { registerCommon, newRequestId } from './http/plugins.ts';
+import { registerRoutes } from './http/routes.ts';
+import { RemoteClient } from './panel/client.ts';
+import { ProcessDriver } from './runtime/process-driver.ts';
+import { ServerManager } from './servers/manager.ts';
+import { Denylist } from './ws/denylist.ts';
+import { attachWebsocket } from './ws/upgrade.ts';
+
+export interface Daemon {
+  app: FastifyInstance;
+  manager: ServerManager;
+  driver: ProcessDriver;
+  /** Listen on the configured host/port (port 0 picks one); returns the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  log?: Logger;
+  /** Milliseconds the boot may keep retrying the panel. */
+  bootRetryMs?: number;
+  forceNoBwrap?: boolean;
+}
+
+/**
+ * Wire the daemon: runtime driver → server manager (loaded from the panel) → HTTP routes and the
+ * websocket. Tests build it in-process; main.ts builds it from the config file.
+ */
+export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {}): Promise<Daemon> {
+  const { config } = loaded;
+  const log = opts.log ?? pino({ level: config.debug ? 'debug' : 'info', base: { svc: 'daemon' } });
+  const remote = new RemoteClient({
+    baseUrl: config.remote,
+    tokenId: config.token_id,
+    token: config.token,
+    timeoutSeconds: config.remote_query.timeout,
+    retryForMs: opts.bootRetryMs ?? 30_000,
+  });
+  // What a server must never see: the daemon's own files, other servers, and operator-listed paths.
+  const hiddenFiles = loaded.file ? [loaded.file] : [];
+  const hidden = [
+    ...(loaded.file ? [path.dirname(loaded.file)] : []),
+    config.system.root_directory,
+    config.system.data,
+    config.system.log_directory,
+    config.system.tmp_directory,
+    ...config.runtime.hidden_paths,
+  ];
+  const driver = await ProcessDriver.create({
+    allowUnconfined: config.runtime.allow_unconfined,
+    uid: config.runtime.uid,
+    gid: config.runtime.gid,
+    hidden,
+    hiddenFiles,
+    log,
+    forceNoBwrap: opts.forceNoBwrap,
+  });
+  const manager = new ServerManager({ config, remote, driver, log });
+  const denylist = new Denylist();
+
+  const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
+  const app: FastifyInstance = Fastify({ loggerInstance: httpLog, genReqId: newRequestId });
+  registerCommon(app, config);
+  registerRoutes(app, { config, manager, denylist, runtime: driver.info });
+  const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log });
+
+  await manager.boot();
+
+  return {
+    app,
+    manager,
+    driver,
+    async listen() {
+      await app.listen({ host: config.api.host, port: config.api.port });
+      const addr = app.server.address();
+      const port = typeof addr === 'object' && addr ? addr.port : config.api.port;
+      const host = config.api.host === '0.0.0.0' ? '127.0.0.1' : config.api.host;
+      return `http://${host}:${port}`;
+    },
+    async close() {
+      for (const c of wss.clients) c.terminate();
+      wss.close();
+      await app.close();
+      await manager.close();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { lstat, readdir } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Sum of the sizes of regular files below `root` (lstat: links are not followed or counted). */
+export async function walkSize(root: string): Promise<number> {
+  let total = 0;
+  const stack = [root];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      continue; // vanished or unreadable: count what we can
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) stack.push(p);
+      else if (e.isFile()) {
+        try {
+          total += (await lstat(p)).size;
+        } catch {
+          // removed while walking
+        }
+      }
+    }
+  }
+  return total;
+}
+
+/**
+ * A server's disk usage, cached. Stats ticks read the cached value; a walk runs at most once per
+ * `intervalSeconds` (in the background), or on demand before a start with a disk limit. Only one
+ * walk runs at a time.
+ */
+export class DiskUsage {
+  private bytes = 0;
+  private lastWalk = 0;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly intervalSeconds: number,
+  ) {}
+
+  get cached(): number {
+    return this.bytes;
+  }
+
+  /** Trigger a background walk if the cache is older than the interval. */
+  refreshIfStale(): void {
+    if (this.intervalSeconds === 0) return;
+    if (Date.now() - this.lastWalk >= this.intervalSeconds * 1000) void this.refresh();
+  }
+
+  /** Walk now (or join the walk in progress) and return the fresh value. */
+  refresh(): Promise<number> {
+    if (this.intervalSeconds === 0) return Promise.resolve(0);
+    this.running ??= walkSize(this.root)
+      .then((n) => {
+        this.bytes = n;
+        this.lastWalk = Date.now();
+        return n;
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+}

@@ -1,0 +1,70 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DaemonConfig } from '../config/config.ts';
+import { ServerError } from '../servers/errors.ts';
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Credentials': 'true',
+  'Access-Control-Allow-Methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers':
+    'Accept, Accept-Encoding, Authorization, Cache-Control, Content-Type, Content-Length, Origin, X-Real-IP, X-CSRF-Token',
+  'Access-Control-Max-Age': '7200',
+};
+
+export const UNKNOWN_SERVER = 'The requested resource does not exist on this instance.';
+
+function tokenMatches(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Wings' behaviour common to every route (protocol §1.3, §2.1): X-Request-Id, CORS answered before
+ * authentication, node-token bearer auth, `{"error": ...}` bodies.
+ */
+export function registerCommon(app: FastifyInstance, config: DaemonConfig): void {
+  app.addHook('onRequest', async (req, reply) => {
+    void reply.header('X-Request-Id', req.id);
+    const origin = req.headers.origin;
+    const panel = config.remote.replace(/\/+$/, '');
+    const allowed =
+      origin && origin !== panel && (config.allowed_origins.includes(origin) || config.allowed_origins.includes('*'))
+        ? origin
+        : panel;
+    void reply.header('Access-Control-Allow-Origin', allowed).headers(CORS_HEADERS);
+    if (req.method === 'OPTIONS') return reply.code(204).send();
+    const header = req.headers.authorization ?? '';
+    const parts = header.split(' ');
+    if (parts.length !== 2 || parts[0] !== 'Bearer') {
+      return reply
+        .code(401)
+        .header('WWW-Authenticate', 'Bearer')
+        .send({ error: 'The required authorization heads were not present in the request.' });
+    }
+    if (!tokenMatches(parts[1]!, config.token)) {
+      return reply.code(403).send({ error: 'You are not authorized to access this endpoint.' });
+    }
+  });
+
+  app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain').send('404 page not found'));
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ServerError) return reply.code(err.httpStatus).send({ error: err.message });
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(400).send({ error: 'The data passed in the request was not in a parsable format. Please try again.' });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(400).send({
+        error: 'An error occurred while parsing the request body, please check the request and try again.',
+        request_id: req.id,
+      });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: 'An unexpected error was encountered while processing this request', request_id: req.id });
+  });
+}
+
+export function newRequestId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,149 @@
+import {
+  installScriptSchema,
+  remoteServerPageSchema,
+  remoteServerSchema,
+  type InstallReport,
+  type InstallScript,
+  type RemoteServer,
+} from '@talon/shared';
+
+/** A failed call to the panel's remote API; `status` is 0 for network errors and timeouts. */
+export class RemoteError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface RemoteClientOptions {
+  baseUrl: string;
+  tokenId: string;
+  token: string;
+  /** Per-request timeout, seconds. */
+  timeoutSeconds: number;
+  /** Give up retrying after this long (network errors and 5xx only; 4xx is final). */
+  retryForMs?: number;
+}
+
+/** An activity entry for `POST /api/remote/activity` (§5.10). */
+export interface ActivityEntry {
+  user: string | null;
+  server: string;
+  event: string;
+  metadata: Record<string, unknown> | null;
+  ip: string | null;
+  timestamp: string;
+}
+
+/**
+ * The only code that calls the panel (`/api/remote`, Wings protocol §5). Every call has a timeout;
+ * network errors and 5xx answers are retried with a growing, jittered delay so a daemon booting
+ * before its panel waits for it instead of failing.
+ */
+export class RemoteClient {
+  private readonly base: string;
+
+  constructor(private readonly opts: RemoteClientOptions) {
+    this.base = `${opts.baseUrl.replace(/\/+$/, '')}/api/remote`;
+  }
+
+  async listServers(perPage: number): Promise<{ uuid: string; config: RemoteServer | null; error?: string }[]> {
+    const first = remoteServerPageSchema.parse(await this.request('GET', `/servers?page=0&per_page=${perPage}`));
+    const pages = [first];
+    const rest: Promise<unknown>[] = [];
+    for (let p = first.meta.current_page + 1; p <= first.meta.last_page; p++) {
+      rest.push(this.request('GET', `/servers?page=${p}&per_page=${perPage}`));
+    }
+    for (const body of await Promise.all(rest)) pages.push(remoteServerPageSchema.parse(body));
+    return pages.flatMap((page) =>
+      page.data.map((entry) => {
+        const parsed = remoteServerSchema.safeParse({
+          settings: entry.settings,
+          process_configuration: entry.process_configuration,
+        });
+        return parsed.success
+          ? { uuid: entry.uuid, config: parsed.data }
+          : { uuid: entry.uuid, config: null, error: parsed.error.message };
+      }),
+    );
+  }
+
+  async getServer(uuid: string): Promise<RemoteServer> {
+    return remoteServerSchema.parse(await this.request('GET', `/servers/${encodeURIComponent(uuid)}`));
+  }
+
+  async getInstallScript(uuid: string): Promise<InstallScript> {
+    return installScriptSchema.parse(await this.request('GET', `/servers/${encodeURIComponent(uuid)}/install`));
+  }
+
+  async reportInstall(uuid: string, report: InstallReport): Promise<void> {
+    await this.request('POST', `/servers/${encodeURIComponent(uuid)}/install`, report);
+  }
+
+  async resetStates(): Promise<void> {
+    await this.request('POST', '/servers/reset', null);
+  }
+
+  async sendActivity(data: ActivityEntry[]): Promise<void> {
+    await this.request('POST', '/activity', { data });
+  }
+
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const deadline = Date.now() + (this.opts.retryForMs ?? 30_000);
+    let delay = 500;
+    for (;;) {
+      try {
+        return await this.once(method, path, body);
+      } catch (err) {
+        const retryable = err instanceof RemoteError && (err.status === 0 || err.status >= 500);
+        if (!retryable || Date.now() + delay > deadline) throw err;
+        await new Promise((r) => setTimeout(r, delay * (0.75 + Math.random() * 0.5)));
+        delay = Math.min(delay * 1.5, 12_000);
+      }
+    }
+  }
+
+  private async once(method: string, path: string, body?: unknown): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(this.base + path, {
+        method,
+        headers: {
+          Authorization: `Bearer ${this.opts.tokenId}.${this.opts.token}`,
+          Accept: 'application/vnd.pterodactyl.v1+json',
+          'Content-Type': 'application/json',
+          'User-Agent': 'Talon Daemon',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.opts.timeoutSeconds * 1000),
+        redirect: 'error',
+      });
+    } catch (err) {
+      throw new RemoteError(`panel unreachable (${method} ${path}): ${(err as Error).message}`, 0);
+    }
+    const text = await res.text();
+    if (res.status < 200 || res.status > 299) {
+      throw new RemoteError(`panel answered ${res.status} to ${method} ${path}: ${firstError(text)}`, res.status);
+    }
+    if (text.trim() === '') return null;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new RemoteError(`panel sent invalid JSON for ${method} ${path}`, res.status);
+    }
+  }
+}
+
+/** The panel's error envelope is `{"errors": [{code, status, detail}]}`; report the first one. */
+function firstError(text: string): string {
+  try {
+    const body = JSON.parse(text) as { errors?: { code?: string; detail?: string }[] };
+    const e = body.errors?.[0];
+    if (e) return `${e.code ?? ''} ${e.detail ?? ''}`.trim();
+  } catch {
+    // not JSON: fall through
+  }
+  return text.slice(0, 200) || '_MissingResponseCode';
+}

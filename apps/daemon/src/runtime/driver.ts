@@ -1,0 +1,59 @@
+import type { ResourceLimits } from './cgroups.ts';
+
+/** What to run, in terms the servers layer knows; the driver decides how it is confined. */
+export interface LaunchSpec {
+  /** Server uuid; names the cgroup and the hostname. */
+  id: string;
+  /** `server`: the game; `install`: the egg's install script. */
+  kind: 'server' | 'install';
+  /** Host directory of the server's files. */
+  serverDir: string;
+  /** Host directory holding the install script (install only), seen at /mnt/install. */
+  installDir?: string;
+  /** argv inside the sandbox. */
+  argv: string[];
+  env: Record<string, string>;
+  limits: ResourceLimits;
+}
+
+export interface ExitInfo {
+  code: number;
+  signal: string | null;
+  oomKilled: boolean;
+}
+
+/** A running launch. Output is stdout and stderr interleaved, as a console shows them. */
+export interface RuntimeProcess {
+  readonly pid: number;
+  onOutput(listener: (chunk: Buffer) => void): void;
+  /** Resolves once the process and every process it left behind are gone. */
+  readonly exited: Promise<ExitInfo>;
+  write(data: string): boolean;
+  /** Deliver a signal to the payload (the game's processes), never to the sandbox wrapper. */
+  signal(signal: NodeJS.Signals): Promise<void>;
+  /** SIGKILL everything belonging to this launch. */
+  kill(): Promise<void>;
+  /** Cumulative CPU time (ns) and current memory use (bytes). */
+  sample(): Promise<{ cpuNs: number; memoryBytes: number }>;
+}
+
+export interface RuntimeInfo {
+  driver: string;
+  /** `bwrap`, or `none` when running unconfined (operator opted in). */
+  confinement: 'bwrap' | 'none';
+  limits: 'cgroup-v2' | 'cgroup-v1' | 'watchdog';
+}
+
+export interface RuntimeDriver {
+  readonly info: RuntimeInfo;
+  /** Why servers cannot be started, or null if they can. */
+  readonly refusal: string | null;
+  /**
+   * Where a launch sees the server directory and the install script directory (`/home/container`,
+   * `/mnt/server`, `/mnt/install` when confined; the host paths when running unconfined).
+   */
+  insidePaths(kind: LaunchSpec['kind'], serverDir: string, installDir?: string): { root: string; install: string };
+  /** Make a server directory usable by the unprivileged server user. */
+  prepareDirectory(dir: string): Promise<void>;
+  launch(spec: LaunchSpec): Promise<RuntimeProcess>;
+}

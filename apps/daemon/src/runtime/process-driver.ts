@@ -1,0 +1,238 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, chown, mkdir } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { detectCgroups, type CgroupHandle, type CgroupSystem } from './cgroups.ts';
+import type { ExitInfo, LaunchSpec, RuntimeDriver, RuntimeInfo, RuntimeProcess } from './driver.ts';
+import { NS_PER_TICK, PAGE_SIZE, processTree, safeKill } from './proc.ts';
+import { bwrapArgs, joinCgroupsArgv, type SandboxOptions } from './sandbox.ts';
+
+export interface ProcessDriverOptions {
+  allowUnconfined: boolean;
+  uid: number;
+  gid: number;
+  hidden: string[];
+  hiddenFiles: string[];
+  log: Logger;
+  /** Test hook: pretend bwrap is missing. */
+  forceNoBwrap?: boolean;
+}
+
+function which(program: string): string | null {
+  const res = spawnSync('/bin/sh', ['-c', `command -v ${program}`], { encoding: 'utf8' });
+  const out = res.stdout.trim();
+  return res.status === 0 && out.startsWith('/') ? out : null;
+}
+
+const WATCHDOG_MS = 1000;
+
+/**
+ * The `process` runtime: each server is a native process tree, confined by bubblewrap and limited by
+ * cgroups (v2, else v1), or by a polling watchdog when the host offers neither.
+ */
+export class ProcessDriver implements RuntimeDriver {
+  readonly info: RuntimeInfo;
+  readonly refusal: string | null;
+  private readonly sandbox: SandboxOptions | null;
+  private readonly dropTo: { uid: number; gid: number; setpriv: string } | null;
+
+  private constructor(
+    private readonly cgroups: CgroupSystem | null,
+    private readonly opts: ProcessDriverOptions,
+  ) {
+    const isRoot = process.getuid?.() === 0;
+    const bwrap = opts.forceNoBwrap ? null : which('bwrap');
+    const setpriv = which('setpriv');
+    this.dropTo = isRoot && setpriv ? { uid: opts.uid, gid: opts.gid, setpriv } : null;
+    this.sandbox = bwrap
+      ? {
+          bwrap,
+          setpriv,
+          uid: this.dropTo?.uid ?? null,
+          gid: this.dropTo?.gid ?? null,
+          hidden: opts.hidden,
+          hiddenFiles: opts.hiddenFiles,
+        }
+      : null;
+    this.info = {
+      driver: 'process',
+      confinement: this.sandbox ? 'bwrap' : 'none',
+      limits: cgroups ? (cgroups.kind === 'v2' ? 'cgroup-v2' : 'cgroup-v1') : 'watchdog',
+    };
+    if (!this.sandbox && !opts.allowUnconfined) {
+      this.refusal =
+        'bubblewrap (bwrap) is not installed, so servers cannot be confined; install it (apt-get install bubblewrap) ' +
+        'or set runtime.allow_unconfined to true in the daemon configuration if every server on this node is trusted';
+    } else if (isRoot && !setpriv) {
+      this.refusal = 'setpriv (util-linux) is missing, so servers would run as root; install util-linux';
+    } else {
+      this.refusal = null;
+    }
+  }
+
+  static async create(opts: ProcessDriverOptions): Promise<ProcessDriver> {
+    const driver = new ProcessDriver(await detectCgroups(), opts);
+    const { log } = opts;
+    if (driver.refusal) log.error({ runtime: driver.info }, `servers will not start: ${driver.refusal}`);
+    else if (driver.info.confinement === 'none')
+      log.warn('bubblewrap not found: servers run UNCONFINED because runtime.allow_unconfined is true');
+    if (driver.info.limits === 'watchdog')
+      log.warn('no usable cgroup controllers (or not root): memory and process limits are enforced by a watchdog');
+    log.info({ runtime: driver.info }, 'process runtime ready');
+    return driver;
+  }
+
+  insidePaths(kind: LaunchSpec['kind'], serverDir: string, installDir?: string): { root: string; install: string } {
+    if (!this.sandbox) return { root: serverDir, install: installDir ?? '' };
+    return { root: kind === 'install' ? '/mnt/server' : '/home/container', install: '/mnt/install' };
+  }
+
+  async prepareDirectory(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    if (this.dropTo) {
+      await chown(dir, this.dropTo.uid, this.dropTo.gid);
+      await chmod(dir, 0o700);
+    }
+  }
+
+  async launch(spec: LaunchSpec): Promise<RuntimeProcess> {
+    if (this.refusal) throw new Error(this.refusal);
+    const group = this.cgroups ? await this.cgroups.create(`${spec.id}${spec.kind === 'install' ? '-install' : ''}`, spec.limits) : null;
+    let argv: string[];
+    if (this.sandbox) {
+      argv = bwrapArgs(spec, this.sandbox, this.insidePaths(spec.kind, spec.serverDir).root);
+    } else if (this.dropTo) {
+      const d = this.dropTo;
+      argv = [d.setpriv, `--reuid=${d.uid}`, `--regid=${d.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', ...spec.argv];
+    } else {
+      argv = spec.argv;
+    }
+    argv = joinCgroupsArgv(group?.joinDirs ?? [], argv);
+    try {
+      return await Launched.start(argv, spec, group, this.sandbox !== null);
+    } catch (err) {
+      await group?.destroy();
+      throw err;
+    }
+  }
+}
+
+class Launched implements RuntimeProcess {
+  readonly exited: Promise<ExitInfo>;
+  private readonly listeners: ((chunk: Buffer) => void)[] = [];
+  private watchdogOom = false;
+  private done = false;
+
+  private constructor(
+    private readonly child: ReturnType<typeof spawn>,
+    private readonly spec: LaunchSpec,
+    private readonly group: CgroupHandle | null,
+    private readonly confined: boolean,
+  ) {
+    const emit = (chunk: Buffer): void => {
+      for (const l of this.listeners) l(chunk);
+    };
+    child.stdout?.on('data', emit);
+    child.stderr?.on('data', emit);
+    child.stdin?.on('error', () => undefined); // writes after exit must not crash the daemon
+    const watchdog = group ? null : setInterval(() => void this.watch(), WATCHDOG_MS);
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.done = true;
+        if (watchdog) clearInterval(watchdog);
+        void (async () => {
+          const oom = this.watchdogOom || ((await group?.oomKilled()) ?? false);
+          // Nothing may outlive the launch: kill strays, wait for the pipes, drop the cgroup.
+          await group?.killAll();
+          await waitClosed(child, 2000);
+          await group?.destroy();
+          resolve({ code: code ?? (signal ? 128 + signalNumber(signal) : 1), signal, oomKilled: oom });
+        })();
+      });
+    });
+  }
+
+  static start(argv: string[], spec: LaunchSpec, group: CgroupHandle | null, confined: boolean): Promise<Launched> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(argv[0]!, argv.slice(1), {
+        env: spec.env,
+        cwd: confined ? '/' : spec.serverDir,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.once('error', reject);
+      child.once('spawn', () => resolve(new Launched(child, spec, group, confined)));
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  onOutput(listener: (chunk: Buffer) => void): void {
+    this.listeners.push(listener);
+  }
+
+  write(data: string): boolean {
+    if (this.done || !this.child.stdin?.writable) return false;
+    this.child.stdin.write(data);
+    return true;
+  }
+
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    if (this.done) return;
+    // Inside bubblewrap the tree is bwrap → bwrap (pid 1 of the namespace) → payload; the signal goes
+    // to the payload processes, as a terminal's Ctrl-C reaches the foreground job, not to bwrap.
+    const tree = await processTree(this.pid);
+    for (const p of tree) {
+      if (this.confined && (p.pid === this.pid || p.comm === 'bwrap')) continue;
+      safeKill(p.pid, signal);
+    }
+  }
+
+  async kill(): Promise<void> {
+    if (this.done) return;
+    await this.group?.killAll();
+    for (const p of await processTree(this.pid)) safeKill(p.pid, 'SIGKILL');
+  }
+
+  async sample(): Promise<{ cpuNs: number; memoryBytes: number }> {
+    if (this.group) return this.group.usage();
+    const tree = await processTree(this.pid);
+    return {
+      cpuNs: tree.reduce((n, p) => n + p.cpuTicks * NS_PER_TICK, 0),
+      memoryBytes: tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0),
+    };
+  }
+
+  /** Without cgroups: poll the tree and kill it when it breaks its memory or process limit. */
+  private async watch(): Promise<void> {
+    if (this.done) return;
+    const tree = await processTree(this.pid);
+    const mem = tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0);
+    const { memoryBytes, pids } = this.spec.limits;
+    if ((memoryBytes > 0 && mem > memoryBytes) || (pids > 0 && tree.length > pids)) {
+      this.watchdogOom = memoryBytes > 0 && mem > memoryBytes;
+      await this.kill();
+    }
+  }
+}
+
+function waitClosed(child: ReturnType<typeof spawn>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const streams = [child.stdout, child.stderr].filter((s) => s && !s.closed);
+    if (streams.length === 0) return resolve();
+    let left = streams.length;
+    const t = setTimeout(resolve, ms);
+    for (const s of streams)
+      s!.once('close', () => {
+        if (--left === 0) {
+          clearTimeout(t);
+          resolve();
+        }
+      });
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  const map: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGTERM: 15 };
+  return map[signal] ?? 1;
+}

@@ -1,0 +1,47 @@
+import type { RemoteServer } from '@talon/shared';
+
+/** Fixed variables every server and installer gets; egg variables may not override them. */
+const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+function envText(v: string | number | boolean | null): string {
+  // Numbers keep their natural form (Wings renders them with six decimals: not copied).
+  if (v === null) return '';
+  return String(v);
+}
+
+/**
+ * The process environment (Wings protocol §6.4, first occurrence wins): TZ, STARTUP, SERVER_MEMORY,
+ * SERVER_IP, SERVER_PORT, then the egg variables upper-cased, plus what a shell needs (HOME, PATH,
+ * USER, TERM). The daemon's own environment is never inherited: it may hold secrets.
+ */
+export function buildEnvironment(cfg: RemoteServer, opts: { timezone: string; home: string }): Record<string, string> {
+  const s = cfg.settings;
+  const env: Record<string, string> = {
+    TZ: opts.timezone,
+    STARTUP: s.invocation,
+    SERVER_MEMORY: String(s.build.memory_limit),
+    SERVER_IP: s.allocations?.default.ip ?? '0.0.0.0',
+    SERVER_PORT: String(s.allocations?.default.port ?? 0),
+  };
+  for (const [k, v] of Object.entries(s.environment)) {
+    const key = k.toUpperCase();
+    if (!(key in env)) env[key] = envText(v);
+  }
+  env.HOME = opts.home;
+  env.USER = 'container';
+  env.PATH = BASE_PATH;
+  env.TERM = 'xterm';
+  // No TTY here: ask common runtimes to flush console output line by line.
+  env.PYTHONUNBUFFERED = '1';
+  return env;
+}
+
+/**
+ * Expand `{{VAR}}` and `${VAR}` in the startup command from the environment, as the yolks images'
+ * entrypoint does; unknown variables become empty strings.
+ */
+export function substituteStartup(invocation: string, env: Record<string, string>): string {
+  return invocation
+    .replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g, (_, name: string) => env[name.replace(/^env\./, '')] ?? '')
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '');
+}

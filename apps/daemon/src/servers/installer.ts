@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { DaemonConfig } from '../config/config.ts';
+import type { RemoteClient } from '../panel/client.ts';
+import type { RuntimeDriver } from '../runtime/driver.ts';
+import { LineSplitter } from './console.ts';
+import { buildEnvironment } from './environment.ts';
+import { ServerError } from './errors.ts';
+import type { Server } from './server.ts';
+
+export interface InstallerDeps {
+  config: DaemonConfig;
+  remote: RemoteClient;
+  driver: RuntimeDriver;
+  log: Logger;
+}
+
+// Installer floor, as Wings gives install containers at least 1 GiB.
+const INSTALL_MIN_MEMORY = 1024 * 1024 * 1024;
+
+/**
+ * The egg names an interpreter from its Docker image (`bash`, `ash`…). This runtime uses the host's
+ * programs: the interpreter is looked up on the host, and `ash` falls back to `sh`.
+ */
+function hostInterpreter(entrypoint: string): string {
+  const name = path.basename(entrypoint.trim().split(/\s+/)[0] || 'sh');
+  const candidates = name === 'ash' ? ['ash', 'sh'] : [name, 'sh'];
+  for (const c of candidates) {
+    const res = spawnSync('/bin/sh', ['-c', `command -v ${JSON.stringify(c)}`], { encoding: 'utf8' });
+    const found = res.stdout.trim();
+    if (res.status === 0 && found.startsWith('/')) return found;
+  }
+  return '/bin/sh';
+}
+
+/**
+ * Runs the egg's install script for a server (Wings protocol §7.3, process runtime): the server
+ * directory at /mnt/server, the script at /mnt/install/install.sh, the server's environment, as the
+ * unprivileged server user. Unlike Wings, a non-zero exit status is a failed install.
+ */
+export async function runInstall(server: Server, reinstall: boolean, deps: InstallerDeps): Promise<boolean> {
+  if (server.installing) throw new ServerError('install: cannot obtain installation lock', 409);
+  server.installing = true;
+  let successful = false;
+  try {
+    if (server.config.settings.skip_egg_scripts) {
+      successful = true;
+    } else {
+      server.bus.emit('install started');
+      successful = await execute(server, deps);
+    }
+  } catch (err) {
+    deps.log.error({ err, server: server.uuid }, 'installation failed');
+    server.bus.emit('install output', `installation failed: ${(err as Error).message}`);
+  } finally {
+    server.installing = false;
+  }
+  try {
+    await deps.remote.reportInstall(server.uuid, { successful, reinstall });
+  } catch (err) {
+    deps.log.error({ err, server: server.uuid }, 'could not report the installation result to the panel');
+  }
+  server.setState('offline');
+  server.bus.emit('install completed');
+  return successful;
+}
+
+async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
+  const { config, driver, remote } = deps;
+  const script = await remote.getInstallScript(server.uuid);
+  const tmp = path.join(config.system.tmp_directory, server.uuid);
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(tmp, { recursive: true, mode: 0o700 });
+  await writeFile(path.join(tmp, 'install.sh'), script.script.replace(/\r\n/g, '\n'), { mode: 0o644 });
+  if (process.getuid?.() === 0) await chown(tmp, config.runtime.uid, config.runtime.gid);
+  await driver.prepareDirectory(server.dir);
+
+  const inside = driver.insidePaths('install', server.dir, tmp);
+  const env = buildEnvironment(server.config, { timezone: config.system.timezone, home: inside.root });
+  const interpreter = hostInterpreter(script.entrypoint);
+  const output: string[] = [];
+  server.bus.emit('daemon message', 'Starting installation process, this could take a few minutes...');
+
+  const build = server.config.settings.build;
+  const proc = await driver.launch({
+    id: server.uuid,
+    kind: 'install',
+    serverDir: server.dir,
+    installDir: tmp,
+    argv: [interpreter, path.join(inside.install, 'install.sh')],
+    env,
+    limits: {
+      memoryBytes: Math.max(server.memoryLimitBytes, INSTALL_MIN_MEMORY),
+      swapBytes: -1,
+      pids: config.runtime.pid_limit,
+      cpuPercent: build.cpu_limit > 0 ? Math.max(build.cpu_limit, 100) : 0,
+    },
+  });
+  const splitter = new LineSplitter((line) => {
+    output.push(line);
+    server.bus.emit('install output', line);
+  });
+  proc.onOutput((c) => splitter.push(c));
+  const exit = await proc.exited;
+  splitter.flush();
+  const ok = exit.code === 0;
+  server.bus.emit('install output', `install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`);
+
+  const logDir = path.join(config.system.log_directory, 'install');
+  await mkdir(logDir, { recursive: true });
+  const header = [
+    `Talon server installation log`,
+    `server: ${server.uuid}`,
+    `image (ignored by the process runtime): ${script.container_image}`,
+    `entrypoint: ${script.entrypoint} (ran ${interpreter})`,
+    `exit code: ${exit.code}`,
+    '',
+    'environment:',
+    ...Object.entries(env).map(([k, v]) => `  ${k}=${v}`),
+    '',
+    'output:',
+  ];
+  await writeFile(path.join(logDir, `${server.uuid}.log`), [...header, ...output, ''].join('\n'), { mode: 0o600 });
+  await rm(tmp, { recursive: true, force: true });
+  await server.disk.refresh();
+  return ok;
+}

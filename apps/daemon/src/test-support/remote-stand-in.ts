@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * STAND-IN for the panel's `/api/remote` API (Wings protocol §5), used by the daemon's tests until
+ * the panel implements those endpoints and panel ⇄ daemon tests exist. It serves fixture server
+ * configurations and records what the daemon reports. It checks the daemon's
+ * `Authorization: Bearer <token_id>.<token>` like the panel will. It is test support only: never
+ * used by the daemon itself.
+ */
+export interface FixtureServer {
+  settings: Record<string, unknown>;
+  process_configuration: Record<string, unknown>;
+  install: { container_image: string; entrypoint: string; script: string };
+}
+
+export class RemoteStandIn {
+  readonly servers = new Map<string, FixtureServer>();
+  readonly installReports: { uuid: string; successful: boolean; reinstall: boolean }[] = [];
+  readonly requests: string[] = [];
+  resets = 0;
+  private http: HttpServer | null = null;
+
+  constructor(
+    private readonly tokenId: string,
+    private readonly token: string,
+  ) {}
+
+  async start(): Promise<string> {
+    this.http = createServer((req, res) => {
+      void this.handle(req).then(({ status, body }) => {
+        res.writeHead(status, { 'Content-Type': 'application/json' });
+        res.end(body === undefined ? '' : JSON.stringify(body));
+      });
+    });
+    await new Promise<void>((r) => this.http!.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.http.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    if (!this.http) return;
+    this.http.closeAllConnections();
+    await new Promise((r) => this.http!.close(r));
+  }
+
+  private async handle(req: IncomingMessage): Promise<{ status: number; body?: unknown }> {
+    const url = new URL(req.url ?? '/', 'http://x');
+    this.requests.push(`${req.method} ${url.pathname}${url.search}`);
+    if (req.headers.authorization !== `Bearer ${this.tokenId}.${this.token}`) {
+      return { status: 403, body: { errors: [{ code: 'AccessDenied', status: '403', detail: 'bad token' }] } };
+    }
+    let raw = '';
+    for await (const chunk of req) raw += String(chunk);
+    const p = url.pathname;
+    if (req.method === 'GET' && p === '/api/remote/servers') {
+      const perPage = Number(url.searchParams.get('per_page') ?? 50);
+      const page = Math.max(1, Number(url.searchParams.get('page') ?? 1));
+      const all = [...this.servers.entries()];
+      const last = Math.max(1, Math.ceil(all.length / perPage));
+      const slice = all.slice((page - 1) * perPage, page * perPage);
+      return {
+        status: 200,
+        body: {
+          data: slice.map(([uuid, s]) => ({ uuid, settings: s.settings, process_configuration: s.process_configuration })),
+          meta: { current_page: page, last_page: last, per_page: perPage, total: all.length },
+        },
+      };
+    }
+    if (req.method === 'POST' && p === '/api/remote/servers/reset') {
+      this.resets++;
+      return { status: 204 };
+    }
+    if (req.method === 'POST' && p === '/api/remote/activity') return { status: 200 };
+    const m = /^\/api\/remote\/servers\/([^/]+)(\/install)?$/.exec(p);
+    const s = m ? this.servers.get(m[1]!) : undefined;
+    if (!m || !s) return { status: 404, body: { errors: [{ code: 'NotFound', status: '404', detail: 'not found' }] } };
+    if (req.method === 'GET' && !m[2]) return { status: 200, body: { settings: s.settings, process_configuration: s.process_configuration } };
+    if (req.method === 'GET') return { status: 200, body: s.install };
+    if (req.method === 'POST' && m[2]) {
+      const b = JSON.parse(raw) as { successful: boolean; reinstall: boolean };
+      this.installReports.push({ uuid: m[1]!, successful: b.successful, reinstall: b.reinstall });
+      return { status: 204 };
+    }
+    return { status: 405 };
+  }
+}

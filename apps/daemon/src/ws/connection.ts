@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import {
+  JWT_ERRORS,
+  POWER_ACTIONS,
+  WS_INBOUND,
+  WS_OUTBOUND,
+  tokenHasPermission,
+  type PowerAction,
+  type ServerState,
+  type ServerStats,
+  type WebsocketClaims,
+  type WsFrame,
+} from '@talon/shared';
+import type { DaemonConfig } from '../config/config.ts';
+import { LOCK_BUSY, ServerError } from '../servers/errors.ts';
+import type { Server } from '../servers/server.ts';
+import type { Denylist } from './denylist.ts';
+import { JwtError, verifyWebsocketToken } from './jwt.ts';
+
+export interface ConnectionDeps {
+  config: DaemonConfig;
+  denylist: Denylist;
+  log: Logger;
+}
+
+const POWER_PERMISSION: Record<PowerAction, string> = {
+  start: 'control.start',
+  stop: 'control.stop',
+  restart: 'control.restart',
+  kill: 'control.stop',
+};
+const EXPIRING_WINDOW_S = 60;
+
+function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/**
+ * One browser's console socket for one server (Wings protocol §3). Nothing but `auth` works until a
+ * token is accepted; every later event, inbound and outbound, re-checks the token, so expiry and
+ * revocation take effect on an open socket.
+ */
+export class WsConnection {
+  private claims: WebsocketClaims | null = null;
+  private subscribed = false;
+  private timers: NodeJS.Timeout[] = [];
+  private lastJwtError = '';
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly server: Server,
+    private readonly deps: ConnectionDeps,
+  ) {
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      let frame: WsFrame;
+      try {
+        frame = JSON.parse(rawText(data)) as WsFrame;
+      } catch {
+        return; // not JSON: ignored, the socket stays open
+      }
+      if (!frame || typeof frame.event !== 'string') return;
+      const args = Array.isArray(frame.args) ? frame.args.map((a) => (typeof a === 'string' ? a : a == null ? '' : String(a))) : [];
+      void this.handle(frame.event, args).catch((err: Error) => deps.log.error({ err }, 'websocket handler failed'));
+    });
+    socket.on('close', () => this.dispose());
+    socket.on('error', () => this.dispose());
+  }
+
+  private send(event: string, args?: string[]): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.socket.send(JSON.stringify(args && args.length ? { event, args } : { event }));
+  }
+
+  /** Why the current token may not be used right now, or null. */
+  private tokenProblem(): string | null {
+    const c = this.claims;
+    if (!c) return JWT_ERRORS.missing;
+    const now = Math.floor(Date.now() / 1000);
+    if (now > c.exp) return JWT_ERRORS.expired;
+    // The panel sets nbf five minutes in the past; allow a minute of clock skew the other way.
+    if (c.nbf !== undefined && c.nbf > now + 60) return 'jwt: nbf claim is invalid';
+    const aud = this.deps.config.api.jwt_audience;
+    if (aud.length) {
+      const given = Array.isArray(c.aud) ? c.aud : c.aud === undefined ? [] : [c.aud];
+      if (!given.some((a) => aud.includes(a))) return 'jwt: aud claim is invalid';
+    }
+    if (this.deps.denylist.isDenied(c)) return JWT_ERRORS.denylisted;
+    if (!tokenHasPermission(c.permissions, 'websocket.connect')) return JWT_ERRORS.noConnect;
+    if (c.server_uuid !== this.server.uuid) return JWT_ERRORS.serverMismatch;
+    return null;
+  }
+
+  private can(permission: string): boolean {
+    return this.claims !== null && tokenHasPermission(this.claims.permissions, permission);
+  }
+
+  private jwtError(message: string): void {
+    this.send(WS_OUTBOUND.jwtError, [message]);
+  }
+
+  /** Handler failures: the real text only for tokens with `admin.websocket.errors`. */
+  private daemonError(err: unknown): void {
+    const id = randomUUID();
+    const real = err instanceof Error ? err.message : String(err);
+    this.deps.log.warn({ server: this.server.uuid, errorId: id, err: real }, 'websocket event failed');
+    const shown =
+      real === LOCK_BUSY || this.can('admin.websocket.errors') ? real : 'an unexpected error was encountered while handling this request';
+    this.send(WS_OUTBOUND.daemonError, [`Error Event [${id}]: ${shown}`]);
+  }
+
+  private async handle(event: string, args: string[]): Promise<void> {
+    if (event === WS_INBOUND.auth) return this.auth(args.join(''));
+    const problem = this.tokenProblem();
+    if (problem) return this.jwtError(problem);
+    switch (event) {
+      case WS_INBOUND.setState: {
+        const action = args[0] ?? '';
+        if (!(POWER_ACTIONS as readonly string[]).includes(action)) {
+          return this.daemonError(new ServerError('attempting to handle unknown power action'));
+        }
+        if (!this.can(POWER_PERMISSION[action as PowerAction])) return; // silently ignored, as Wings does
+        try {
+          await this.server.power(action as PowerAction, 0);
+        } catch (err) {
+          this.daemonError(err);
+        }
+        return;
+      }
+      case WS_INBOUND.sendCommand: {
+        if (!this.can('control.console')) return;
+        this.server.sendCommand(args.join(''));
+        return;
+      }
+      case WS_INBOUND.sendLogs: {
+        if (!this.server.running) return;
+        for (const line of this.server.history.last(this.deps.config.system.websocket_log_count)) {
+          this.send(WS_OUTBOUND.consoleOutput, [line]);
+        }
+        return;
+      }
+      case WS_INBOUND.sendStats:
+        this.send(WS_OUTBOUND.stats, [JSON.stringify(this.server.stats())]);
+        return;
+      default:
+        return; // unknown events are ignored
+    }
+  }
+
+  private async auth(token: string): Promise<void> {
+    let claims: WebsocketClaims;
+    try {
+      claims = verifyWebsocketToken(token, this.deps.config.token);
+    } catch (err) {
+      return this.jwtError(err instanceof JwtError ? err.message : 'jwt: malformed token');
+    }
+    const previous = this.claims;
+    this.claims = claims;
+    const problem = this.tokenProblem();
+    if (problem) {
+      this.claims = previous; // a bad refresh does not cancel a still-valid token
+      return this.jwtError(problem);
+    }
+    this.lastJwtError = '';
+    this.scheduleExpiry(claims.exp);
+    this.send(WS_OUTBOUND.authSuccess);
+    if (this.subscribed) return;
+    this.subscribed = true;
+    this.subscribe();
+    this.send(WS_OUTBOUND.status, [this.server.state]);
+    if (this.server.state === 'offline' && !this.server.installing) {
+      await this.server.disk.refresh();
+      this.send(WS_OUTBOUND.stats, [JSON.stringify(this.server.stats())]);
+    }
+  }
+
+  /** `token expiring` once inside the last minute, `token expired` at expiry. */
+  private scheduleExpiry(exp: number): void {
+    for (const t of this.timers) clearTimeout(t);
+    const msLeft = exp * 1000 - Date.now();
+    this.timers = [
+      setTimeout(() => this.send(WS_OUTBOUND.tokenExpiring), Math.max(0, msLeft - EXPIRING_WINDOW_S * 1000)),
+      // +1 s: `exp` is valid through its own second.
+      setTimeout(() => this.send(WS_OUTBOUND.tokenExpired), Math.max(0, msLeft + 1000)),
+    ];
+  }
+
+  /** Deliver a bus event if the token still allows it; otherwise say why, once per reason. */
+  private deliver(event: string, args: string[], permission?: string): void {
+    const problem = this.tokenProblem();
+    if (problem) {
+      if (problem !== this.lastJwtError) this.jwtError(problem);
+      this.lastJwtError = problem;
+      return;
+    }
+    if (permission && !this.can(permission)) return;
+    this.send(event, args);
+  }
+
+  private subscribe(): void {
+    const bus = this.server.bus;
+    const on = <K extends Parameters<typeof bus.on>[0]>(name: K, fn: (...a: never[]) => void): void => {
+      bus.on(name, fn as never);
+      this.unsubscribe.push(() => bus.off(name, fn as never));
+    };
+    on('status', (s: ServerState) => this.deliver(WS_OUTBOUND.status, [s]));
+    on('stats', (s: ServerStats) => this.deliver(WS_OUTBOUND.stats, [JSON.stringify(s)]));
+    on('console', (l: string) => this.deliver(WS_OUTBOUND.consoleOutput, [l]));
+    on('install output', (l: string) => this.deliver(WS_OUTBOUND.installOutput, [l], 'admin.websocket.install'));
+    on('install started', () => this.deliver(WS_OUTBOUND.installStarted, ['']));
+    on('install completed', () => this.deliver(WS_OUTBOUND.installCompleted, ['']));
+    on('daemon message', (m: string) => this.deliver(WS_OUTBOUND.daemonMessage, [m]));
+    on('deleted', () => {
+      this.deliver(WS_OUTBOUND.deleted, ['null']);
+      this.socket.close(1001, 'server deleted');
+    });
+  }
+
+  dispose(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+    for (const u of this.unsubscribe.splice(0)) u();
+  }
+}

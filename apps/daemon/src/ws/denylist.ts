@@ -1,0 +1,27 @@
+/**
+ * Token revocation (Wings protocol §3.7), global to the node and in memory only:
+ * - tokens issued before this daemon started are refused (clients fetch fresh ones after a restart);
+ *   a token issued in the boot second itself is accepted, so a client that connects right after a
+ *   restart is not bounced;
+ * - `POST /api/servers/:server/ws/deny` records jti → time; tokens with that jti issued at or before
+ *   that moment (second resolution, so the same second counts) are refused; newer ones work.
+ */
+export class Denylist {
+  private readonly denied = new Map<string, number>();
+  private readonly bootSecond: number;
+
+  constructor(bootMs = Date.now()) {
+    this.bootSecond = Math.floor(bootMs / 1000);
+  }
+
+  deny(jtis: string[], atMs = Date.now()): void {
+    for (const j of jtis) this.denied.set(j, atMs);
+  }
+
+  isDenied(claims: { iat?: number; jti?: string }): boolean {
+    if (claims.iat === undefined) return true;
+    if (claims.iat < this.bootSecond) return true;
+    const at = claims.jti === undefined ? undefined : this.denied.get(claims.jti);
+    return at !== undefined && claims.iat <= Math.floor(at / 1000);
+  }
+}

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer } from 'ws';
+import type { DaemonConfig } from '../config/config.ts';
+import type { ServerManager } from '../servers/manager.ts';
+import { WsConnection, type ConnectionDeps } from './connection.ts';
+
+const PATH = /^\/api\/servers\/([^/]+)\/ws\/?$/;
+
+function refuse(socket: Duplex, status: number, text: string, error: string): void {
+  const body = JSON.stringify({ error });
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nX-Request-Id: ${randomUUID()}\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Origin rule: the panel URL, an `allowed_origins` entry, or anything when `*` is listed. */
+export function originAllowed(origin: string | undefined, config: DaemonConfig): boolean {
+  if (config.allowed_origins.includes('*')) return true;
+  if (!origin) return false;
+  const panel = config.remote.replace(/\/+$/, '');
+  return origin === panel || config.allowed_origins.includes(origin);
+}
+
+/**
+ * Handles `GET /api/servers/:server/ws` upgrades on the HTTP server: unknown server → 404, foreign
+ * Origin → 403; authentication happens afterwards inside the socket (`auth` event).
+ */
+export function attachWebsocket(
+  httpServer: { on(event: 'upgrade', fn: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown },
+  manager: ServerManager,
+  deps: ConnectionDeps,
+): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  httpServer.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://daemon');
+    const m = PATH.exec(url.pathname);
+    if (!m) return refuse(socket, 404, 'Not Found', 'The requested resource does not exist on this instance.');
+    const server = manager.get(decodeURIComponent(m[1]!));
+    if (!server) return refuse(socket, 404, 'Not Found', 'The requested resource does not exist on this instance.');
+    if (!originAllowed(req.headers.origin, deps.config)) {
+      return refuse(socket, 403, 'Forbidden', 'The origin of this request is not allowed.');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      new WsConnection(ws, server, deps);
+    });
+  });
+  return wss;
+}

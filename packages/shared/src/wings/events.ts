@@ -1,0 +1,61 @@
+/**
+ * Websocket wire vocabulary of the daemon (Wings protocol §3). Frames are JSON text
+ * `{"event": name, "args": [string, ...]}`; args are always strings, structured data is one JSON string.
+ */
+export const WS_INBOUND = {
+  auth: 'auth',
+  setState: 'set state',
+  sendCommand: 'send command',
+  sendLogs: 'send logs',
+  sendStats: 'send stats',
+} as const;
+
+export const WS_OUTBOUND = {
+  authSuccess: 'auth success',
+  status: 'status',
+  stats: 'stats',
+  consoleOutput: 'console output',
+  installOutput: 'install output',
+  installStarted: 'install started',
+  installCompleted: 'install completed',
+  daemonMessage: 'daemon message',
+  daemonError: 'daemon error',
+  jwtError: 'jwt error',
+  tokenExpiring: 'token expiring',
+  tokenExpired: 'token expired',
+  deleted: 'deleted',
+} as const;
+
+export type WsOutboundEvent = (typeof WS_OUTBOUND)[keyof typeof WS_OUTBOUND];
+
+export interface WsFrame {
+  event: string;
+  args?: string[];
+}
+
+/** Power states a server reports in `status` and in the HTTP details. */
+export const SERVER_STATES = ['offline', 'starting', 'running', 'stopping'] as const;
+export type ServerState = (typeof SERVER_STATES)[number];
+
+export const POWER_ACTIONS = ['start', 'stop', 'restart', 'kill'] as const;
+export type PowerAction = (typeof POWER_ACTIONS)[number];
+
+/** JWT problems sent as `jwt error`; the panel's frontend matches the first two texts. */
+export const JWT_ERRORS = {
+  expired: 'jwt: exp claim is invalid',
+  denylisted: 'jwt: created too far in past (denylist)',
+  missing: 'jwt: no jwt present',
+  noConnect: 'jwt: missing connect permission',
+  serverMismatch: 'jwt: server uuid mismatch',
+} as const;
+
+/** The `stats` payload (also `utilization` in GET /api/servers/:server). */
+export interface ServerStats {
+  memory_bytes: number;
+  memory_limit_bytes: number;
+  cpu_absolute: number;
+  network: { rx_bytes: number; tx_bytes: number };
+  uptime: number;
+  state: ServerState;
+  disk_bytes: number;
+}
