@@ -191,6 +191,8 @@ export function validate(
         const message = check({ name, param, field, value, present, data, kind });
         if (message !== null) {
           failures.push({ field, rule: name, detail: fill(message, attr, param) });
+          // Like Laravel: once a presence rule (required…) fails, the field's other rules are not run.
+          if (IMPLICIT.has(name)) break;
         }
       }
     }

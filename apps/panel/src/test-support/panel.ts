@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -27,6 +28,18 @@ export interface TestPanel {
 
 let seq = 0;
 
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /**
  * A real panel on a fresh database, listening on a loopback port, so tests go through real HTTP
  * (cookies, client IPs, headers) exactly as clients do. `env` overrides configuration variables.
@@ -37,17 +50,16 @@ export async function startTestPanel(
 ): Promise<TestPanel> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-data-'));
+  const host = opts.host ?? '127.0.0.1';
+  // The port is chosen first so that APP_URL (mailed links) names the real address.
+  const port = await freePort(host);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const ctx = await bootstrap({
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    env: { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env },
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', APP_URL: url, ...env },
   });
   const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });
-  const host = opts.host ?? '127.0.0.1';
-  await app.listen({ port: 0, host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  ctx.config.appUrl = url;
+  await app.listen({ port, host });
   return {
     url,
     ctx,
