@@ -113,7 +113,7 @@ function isEmpty(v: unknown): boolean {
 function has(data: unknown, path: string): boolean {
   let cur: unknown = data;
   for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object' || !(part in (cur as object))) return false;
+    if (cur === null || typeof cur !== 'object' || !(part in cur)) return false;
     cur = (cur as Record<string, unknown>)[part];
   }
   return true;

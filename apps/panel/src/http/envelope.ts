@@ -21,8 +21,8 @@ export interface PageRequest {
 
 /** `page` < 1 or not a number means 1; `per_page` defaults and caps come from the endpoint. */
 export function pageRequest(query: Record<string, unknown>, defaults: { perPage: number; max?: number }): PageRequest {
-  const page = Math.max(1, Number.parseInt(String(query.page ?? '1'), 10) || 1);
-  const raw = Number.parseInt(String(query.per_page ?? defaults.perPage), 10);
+  const page = Math.max(1, Number.parseInt(scalar(query.page) ?? '1', 10) || 1);
+  const raw = Number.parseInt(scalar(query.per_page) ?? String(defaults.perPage), 10);
   const requested = Number.isNaN(raw) || raw < 1 ? defaults.perPage : raw;
   return { page, perPage: defaults.max ? Math.min(requested, defaults.max) : requested };
 }
@@ -52,4 +52,8 @@ export function paginated<A>(
   return list(object, rows, {
     pagination: { total, count: rows.length, per_page: perPage, current_page: page, total_pages: totalPages, links },
   });
+}
+
+function scalar(v: unknown): string | undefined {
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }

@@ -22,7 +22,8 @@ export function filters(query: Query, allowed: readonly string[]): Record<string
       unknown.push(m[1]);
       continue;
     }
-    out[m[1]] = String(value).split(',').map((v) => v.trim()).filter(Boolean);
+    const text = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '';
+    out[m[1]] = text.split(',').map((v) => v.trim()).filter(Boolean);
   }
   if (unknown.length > 0) {
     throw new HttpError(

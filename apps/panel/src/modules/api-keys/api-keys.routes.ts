@@ -17,7 +17,7 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/api/client/account/api-keys', async (req) => {
     const { user } = requireActor(req);
-    const { key, secret } = await services.apiKeys.create(user, KEY_TYPE.client, (req.body ?? {}) as object);
+    const { key, secret } = await services.apiKeys.create(user, KEY_TYPE.client, req.body ?? {});
     await services.activity.log('user:api-key.create', activityActor(req), [{ type: 'user', id: user.id }], {
       identifier: key.identifier,
     });

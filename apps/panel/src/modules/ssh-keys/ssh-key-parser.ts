@@ -1,5 +1,5 @@
 import { createHash, createPublicKey } from 'node:crypto';
-import ssh2 from 'ssh2';
+import ssh2, { type ParsedKey } from 'ssh2';
 
 const { utils } = ssh2;
 
@@ -12,16 +12,17 @@ export interface ParsedSshKey {
 /** Parses an OpenSSH or PEM public key; returns the reason it cannot be used as a string. */
 export function parseSshPublicKey(input: string): ParsedSshKey | string {
   const invalid = 'The public key provided is not valid.';
-  let parsed = utils.parseKey(input.trim());
-  if (Array.isArray(parsed)) parsed = parsed[0] ?? new Error('empty');
+  const parsed: ParsedKey | Error = utils.parseKey(input.trim());
   if (parsed instanceof Error) {
     // ssh2 reads OpenSSH and PKCS#1 forms; SPKI PEM goes through node:crypto.
     try {
       const key = createPublicKey(input.trim());
       const spki = key.export({ type: 'spki', format: 'pem' }).toString();
-      parsed = utils.parseKey(key.export({ format: 'pem', type: key.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'spki' }).toString());
-      if (parsed instanceof Error || Array.isArray(parsed)) return invalid;
-      return finish(parsed, spki);
+      const again: ParsedKey | Error = utils.parseKey(
+        key.export({ format: 'pem', type: key.asymmetricKeyType === 'rsa' ? 'pkcs1' : 'spki' }).toString(),
+      );
+      if (again instanceof Error) return invalid;
+      return finish(again, spki);
     } catch {
       return invalid;
     }
@@ -29,8 +30,7 @@ export function parseSshPublicKey(input: string): ParsedSshKey | string {
   return finish(parsed, null);
 }
 
-function finish(parsed: ReturnType<typeof utils.parseKey> & object, spki: string | null): ParsedSshKey | string {
-  if (Array.isArray(parsed) || parsed instanceof Error) return 'The public key provided is not valid.';
+function finish(parsed: ParsedKey, spki: string | null): ParsedSshKey | string {
   if (parsed.isPrivateKey()) return 'The public key provided is not valid.';
   if (parsed.type === 'ssh-dss') return 'DSA keys are not supported.';
   const pem = spki ?? createPublicKey(parsed.getPublicPEM()).export({ type: 'spki', format: 'pem' }).toString();
