@@ -1,0 +1,21 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import common from '../../locales/en/common.json';
+import auth from '../../locales/en/auth.json';
+import account from '../../locales/en/account.json';
+import dashboard from '../../locales/en/dashboard.json';
+
+/** Component tests use the real English files, loaded synchronously. */
+export function initTestI18n(): void {
+  if (i18next.isInitialized) return;
+  void i18next.use(initReactI18next).init({
+    lng: 'en',
+    fallbackLng: 'en',
+    resources: { en: { common, auth, account, dashboard } },
+    defaultNS: 'common',
+    keySeparator: '.',
+    interpolation: { escapeValue: false },
+    react: { useSuspense: false },
+    initAsync: false,
+  });
+}
