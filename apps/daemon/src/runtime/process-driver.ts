@@ -107,6 +107,7 @@ export class ProcessDriver implements RuntimeDriver {
       argv = spec.argv;
     }
     argv = joinCgroupsArgv(group?.joinDirs ?? [], argv);
+    this.opts.log.debug({ server: spec.id, kind: spec.kind, argv }, 'launching');
     try {
       return await Launched.start(argv, spec, group, this.sandbox !== null);
     } catch (err) {

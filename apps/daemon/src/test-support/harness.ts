@@ -48,7 +48,6 @@ export interface Stack {
   daemon: Daemon;
   url: string;
   // Tests read arbitrary JSON bodies; the shapes are what the assertions check.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   api(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
   /** Boot a fresh daemon on the same config and directories (the old one must be closed). */
   restart(): Promise<void>;

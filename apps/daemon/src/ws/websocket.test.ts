@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from '../test-support/jwt-sign.ts';
+import { TOKEN, startStack, type Stack } from '../test-support/harness.ts';
+
+describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () => {
+  let stack: Stack;
+  let uuid: string;
+  let other: string;
+  beforeAll(async () => {
+    stack = await startStack();
+    uuid = await stack.createInstalled();
+    other = await stack.createInstalled();
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+
+  it('refuses an unknown server (404) and a foreign Origin (403) at the upgrade', async () => {
+    await expect(stack.ws(randomUUID())).rejects.toThrow('upgrade refused: 404');
+    await expect(stack.ws(uuid, { origin: 'https://evil.example' })).rejects.toThrow('upgrade refused: 403');
+  });
+
+  it('answers every event before auth with jwt error, and rejects bad signatures and wrong servers', async () => {
+    const ws = await stack.ws(uuid);
+    ws.send('send stats');
+    expect((await ws.waitFor((m) => m.event === 'jwt error')).args).toEqual(['jwt: no jwt present']);
+
+    const now = Math.floor(Date.now() / 1000);
+    ws.send('auth', signToken('wrong-secret', { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }));
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: HMAC verification failed');
+    ws.send('auth', signToken(TOKEN, { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }, { alg: 'none' }));
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: unsupported algorithm');
+    ws.send('auth', stack.token(other));
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: server uuid mismatch');
+    ws.send('auth', stack.token(uuid, { exp: now - 5 }));
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: exp claim is invalid');
+    ws.send('auth', stack.token(uuid, { permissions: ['control.console'] }));
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: missing connect permission');
+    ws.send('auth', stack.token(uuid, { iat: undefined }));
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)');
+    expect(ws.messages.some((m) => m.event === 'auth success')).toBe(false);
+    // Garbage frames are ignored and the socket stays usable.
+    ws.socket.send('not json');
+    ws.send('auth', stack.token(uuid));
+    await ws.waitFor((m) => m.event === 'auth success');
+    const stats = await ws.waitFor((m) => m.event === 'stats');
+    expect(JSON.parse(stats.args![0]!).state).toBe('offline');
+  });
+
+  it('checks permissions per event: no control.start → start ignored; no control.console → command ignored', async () => {
+    const ws = await stack.ws(uuid);
+    ws.send('auth', stack.token(uuid, { permissions: ['websocket.connect', 'control.stop'] }));
+    await ws.waitFor((m) => m.event === 'auth success');
+    ws.send('set state', 'start');
+    await new Promise((r) => setTimeout(r, 700));
+    expect((await stack.api('GET', `/api/servers/${uuid}`)).body.state).toBe('offline');
+
+    const admin = await stack.ws(uuid);
+    admin.send('auth', stack.token(uuid));
+    await admin.waitFor((m) => m.event === 'auth success');
+    admin.send('set state', 'start');
+    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+    ws.send('send command', 'from-the-weak-token');
+    admin.send('send command', 'from-admin');
+    await admin.waitFor((m) => m.args?.[0] === '> from-admin');
+    expect(admin.messages.some((m) => m.args?.[0] === '> from-the-weak-token')).toBe(false);
+    // The weak token still sees the console (websocket.connect) …
+    await ws.waitFor((m) => m.args?.[0] === '> from-admin');
+    // … and a second power action while one runs gets the lock message.
+    admin.send('set state', 'restart');
+    admin.send('set state', 'restart');
+    await admin.waitFor((m) => m.event === 'daemon error' && m.args![0]!.includes('another power action is currently being processed'));
+    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 10_000, admin.messages.length - 1);
+
+    // send logs replays the history; install output needs admin.websocket.install.
+    const before = ws.messages.length;
+    ws.send('send logs');
+    await ws.waitFor((m) => m.event === 'console output' && m.args![0]!.startsWith('Done ('), 5000, before);
+    admin.send('set state', 'kill');
+    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, admin.messages.length - 1);
+  });
+
+  it('hides real error texts without admin.websocket.errors', async () => {
+    await stack.api('POST', `/api/servers/${other}/power`, { action: 'start' });
+    const ws = await stack.ws(other);
+    ws.send('auth', stack.token(other, { permissions: ['*'] }));
+    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+    ws.send('set state', 'start'); // already running → an error, shown generically
+    const err = await ws.waitFor((m) => m.event === 'daemon error');
+    expect(err.args![0]).toMatch(/^Error Event \[[0-9a-f-]{36}\]: an unexpected error was encountered while handling this request$/);
+    await stack.api('POST', `/api/servers/${other}/power`, { action: 'kill' });
+  });
+
+  it('sends token expiring then token expired, and refuses events after expiry; a refresh works', async () => {
+    const ws = await stack.ws(uuid);
+    const now = Math.floor(Date.now() / 1000);
+    ws.send('auth', stack.token(uuid, { exp: now + 2 }));
+    await ws.waitFor((m) => m.event === 'auth success');
+    await ws.waitFor((m) => m.event === 'token expiring', 2000);
+    await ws.waitFor((m) => m.event === 'token expired', 5000);
+    const at = ws.messages.length;
+    ws.send('send stats');
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: exp claim is invalid', 3000, at);
+    ws.send('auth', stack.token(uuid));
+    await ws.waitFor((m) => m.event === 'auth success', 3000, at);
+    ws.send('send stats');
+    await ws.waitFor((m) => m.event === 'stats', 3000, at);
+  });
+
+  it('denylists a jti for tokens issued up to the denial; newer tokens work', async () => {
+    const ws = await stack.ws(uuid);
+    const old = stack.token(uuid, { jti: 'user-7', iat: Math.floor(Date.now() / 1000) - 1 });
+    ws.send('auth', old);
+    await ws.waitFor((m) => m.event === 'auth success');
+    expect((await stack.api('POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['user-7'] })).status).toBe(204);
+    const at = ws.messages.length;
+    ws.send('send stats');
+    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)', 3000, at);
+    await new Promise((r) => setTimeout(r, 1100)); // next second: a token issued now post-dates the denial
+    ws.send('auth', stack.token(uuid, { jti: 'user-7' }));
+    await ws.waitFor((m) => m.event === 'auth success', 3000, at);
+  });
+});
