@@ -131,6 +131,157 @@ export interface RateLimitsTable {
   reset_at: ColumnType<number, number, number>;
 }
 
+export interface LocationsTable {
+  id: Id;
+  short: string;
+  long: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NodesTable {
+  id: Id;
+  uuid: string;
+  public: Bool;
+  name: string;
+  description: string | null;
+  location_id: number;
+  fqdn: string;
+  scheme: string;
+  behind_proxy: Bool;
+  maintenance_mode: Bool;
+  memory: number;
+  memory_overallocate: number;
+  disk: number;
+  disk_overallocate: number;
+  upload_size: number;
+  daemon_token_id: string;
+  /** encrypted with the app key */
+  daemon_token: string;
+  daemon_listen: number;
+  daemon_sftp: number;
+  daemon_base: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AllocationsTable {
+  id: Id;
+  node_id: number;
+  ip: string;
+  ip_alias: string | null;
+  port: number;
+  server_id: number | null;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface NestsTable {
+  id: Id;
+  uuid: string;
+  author: string;
+  name: string;
+  description: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EggsTable {
+  id: Id;
+  uuid: string;
+  nest_id: number;
+  author: string;
+  name: string;
+  description: string | null;
+  /** JSON array */
+  features: string;
+  /** JSON object label → image */
+  docker_images: string;
+  /** JSON array */
+  file_denylist: string;
+  update_url: string | null;
+  /** JSON */
+  config_files: string;
+  config_startup: string;
+  config_logs: string;
+  config_stop: string | null;
+  config_from: number | null;
+  startup: string;
+  script_container: string;
+  script_entry: string;
+  script_is_privileged: Bool;
+  script_install: string | null;
+  copy_script_from: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EggVariablesTable {
+  id: Id;
+  egg_id: number;
+  name: string;
+  description: string;
+  env_variable: string;
+  default_value: string;
+  user_viewable: Bool;
+  user_editable: Bool;
+  rules: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ServersTable {
+  id: Id;
+  external_id: string | null;
+  uuid: string;
+  uuid_short: string;
+  node_id: number;
+  name: string;
+  description: string;
+  /** null, installing, install_failed, reinstall_failed, suspended, restoring_backup */
+  status: string | null;
+  skip_scripts: Bool;
+  owner_id: number;
+  memory: number;
+  swap: number;
+  disk: number;
+  io: number;
+  cpu: number;
+  threads: string | null;
+  oom_disabled: Bool;
+  allocation_id: number;
+  nest_id: number;
+  egg_id: number;
+  startup: string;
+  image: string;
+  allocation_limit: number | null;
+  database_limit: number | null;
+  backup_limit: number;
+  installed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ServerVariablesTable {
+  id: Id;
+  server_id: number;
+  variable_id: number;
+  variable_value: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SubusersTable {
+  id: Id;
+  user_id: number;
+  server_id: number;
+  /** JSON array of permission keys */
+  permissions: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -142,6 +293,15 @@ export interface Database {
   activity_log_subjects: ActivityLogSubjectsTable;
   settings: SettingsTable;
   rate_limits: RateLimitsTable;
+  locations: LocationsTable;
+  nodes: NodesTable;
+  allocations: AllocationsTable;
+  nests: NestsTable;
+  eggs: EggsTable;
+  egg_variables: EggVariablesTable;
+  servers: ServersTable;
+  server_variables: ServerVariablesTable;
+  subusers: SubusersTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -151,3 +311,12 @@ export type Session = Selectable<SessionsTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 export type SshKey = Selectable<UserSshKeysTable>;
 export type ActivityLog = Selectable<ActivityLogsTable>;
+export type Location = Selectable<LocationsTable>;
+export type Node = Selectable<NodesTable>;
+export type Allocation = Selectable<AllocationsTable>;
+export type Nest = Selectable<NestsTable>;
+export type Egg = Selectable<EggsTable>;
+export type EggVariable = Selectable<EggVariablesTable>;
+export type Server = Selectable<ServersTable>;
+export type ServerVariable = Selectable<ServerVariablesTable>;
+export type Subuser = Selectable<SubusersTable>;

@@ -1,7 +1,9 @@
 import { accounts } from './20261122_0001_accounts.ts';
+import { servers } from './20261122_0002_servers.ts';
 import type { PanelMigration } from './schema-helpers.ts';
 
 /** Every migration, by name. Names sort in the order they run; a landed migration is never edited. */
 export const MIGRATIONS: Record<string, PanelMigration> = {
   '20261122_0001_accounts': accounts,
+  '20261122_0002_servers': servers,
 };

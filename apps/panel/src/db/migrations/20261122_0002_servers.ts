@@ -1,0 +1,148 @@
+import type { PanelMigration } from './schema-helpers.ts';
+import { notNull, withId, zero } from './schema-helpers.ts';
+
+/** The server domain: locations, nodes, allocations, nests, eggs and their variables, servers, subusers. */
+export const servers: PanelMigration = {
+  async up({ db, dialect }) {
+    await withId(db.schema.createTable('locations'), dialect)
+      .addColumn('short', 'varchar(60)', (c) => c.notNull().unique())
+      .addColumn('long', 'varchar(191)')
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .execute();
+
+    await withId(db.schema.createTable('nodes'), dialect)
+      .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+      .addColumn('public', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('name', 'varchar(191)', notNull)
+      .addColumn('description', 'text')
+      .addColumn('location_id', 'integer', (c) => c.notNull().references('locations.id'))
+      .addColumn('fqdn', 'varchar(191)', notNull)
+      .addColumn('scheme', 'varchar(5)', (c) => c.notNull().defaultTo('https'))
+      .addColumn('behind_proxy', 'integer', zero)
+      .addColumn('maintenance_mode', 'integer', zero)
+      .addColumn('memory', 'integer', notNull)
+      .addColumn('memory_overallocate', 'integer', zero)
+      .addColumn('disk', 'integer', notNull)
+      .addColumn('disk_overallocate', 'integer', zero)
+      .addColumn('upload_size', 'integer', (c) => c.notNull().defaultTo(100))
+      .addColumn('daemon_token_id', 'varchar(16)', (c) => c.notNull().unique())
+      .addColumn('daemon_token', 'text', notNull)
+      .addColumn('daemon_listen', 'integer', (c) => c.notNull().defaultTo(8080))
+      .addColumn('daemon_sftp', 'integer', (c) => c.notNull().defaultTo(2022))
+      .addColumn('daemon_base', 'varchar(191)', notNull)
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .execute();
+
+    await withId(db.schema.createTable('nests'), dialect)
+      .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+      .addColumn('author', 'varchar(191)', notNull)
+      .addColumn('name', 'varchar(191)', notNull)
+      .addColumn('description', 'text')
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .execute();
+
+    await withId(db.schema.createTable('eggs'), dialect)
+      .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+      .addColumn('nest_id', 'integer', (c) => c.notNull().references('nests.id'))
+      .addColumn('author', 'varchar(191)', notNull)
+      .addColumn('name', 'varchar(191)', notNull)
+      .addColumn('description', 'text')
+      .addColumn('features', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('docker_images', 'text', (c) => c.notNull().defaultTo('{}'))
+      .addColumn('file_denylist', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('update_url', 'text')
+      .addColumn('config_files', 'text', (c) => c.notNull().defaultTo('{}'))
+      .addColumn('config_startup', 'text', (c) => c.notNull().defaultTo('{}'))
+      .addColumn('config_logs', 'text', (c) => c.notNull().defaultTo('{}'))
+      .addColumn('config_stop', 'varchar(191)')
+      .addColumn('config_from', 'integer')
+      .addColumn('startup', 'text', notNull)
+      .addColumn('script_container', 'varchar(191)', notNull)
+      .addColumn('script_entry', 'varchar(191)', (c) => c.notNull().defaultTo('bash'))
+      .addColumn('script_is_privileged', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('script_install', 'text')
+      .addColumn('copy_script_from', 'integer')
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .execute();
+
+    await withId(db.schema.createTable('egg_variables'), dialect)
+      .addColumn('egg_id', 'integer', (c) => c.notNull().references('eggs.id').onDelete('cascade'))
+      .addColumn('name', 'varchar(191)', notNull)
+      .addColumn('description', 'text', notNull)
+      .addColumn('env_variable', 'varchar(191)', notNull)
+      .addColumn('default_value', 'text', notNull)
+      .addColumn('user_viewable', 'integer', zero)
+      .addColumn('user_editable', 'integer', zero)
+      .addColumn('rules', 'text', notNull)
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .execute();
+
+    await withId(db.schema.createTable('servers'), dialect)
+      .addColumn('external_id', 'varchar(191)', (c) => c.unique())
+      .addColumn('uuid', 'varchar(36)', (c) => c.notNull().unique())
+      .addColumn('uuid_short', 'varchar(8)', (c) => c.notNull().unique())
+      .addColumn('node_id', 'integer', (c) => c.notNull().references('nodes.id'))
+      .addColumn('name', 'varchar(191)', notNull)
+      .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('status', 'varchar(32)')
+      .addColumn('skip_scripts', 'integer', zero)
+      .addColumn('owner_id', 'integer', (c) => c.notNull().references('users.id'))
+      .addColumn('memory', 'integer', notNull)
+      .addColumn('swap', 'integer', notNull)
+      .addColumn('disk', 'integer', notNull)
+      .addColumn('io', 'integer', notNull)
+      .addColumn('cpu', 'integer', notNull)
+      .addColumn('threads', 'varchar(191)')
+      .addColumn('oom_disabled', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('allocation_id', 'integer', notNull)
+      .addColumn('nest_id', 'integer', (c) => c.notNull().references('nests.id'))
+      .addColumn('egg_id', 'integer', (c) => c.notNull().references('eggs.id'))
+      .addColumn('startup', 'text', notNull)
+      .addColumn('image', 'varchar(191)', notNull)
+      .addColumn('allocation_limit', 'integer')
+      .addColumn('database_limit', 'integer')
+      .addColumn('backup_limit', 'integer', zero)
+      .addColumn('installed_at', 'varchar(32)')
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .execute();
+    await db.schema.createIndex('servers_owner_id').on('servers').column('owner_id').execute();
+    await db.schema.createIndex('servers_node_id').on('servers').column('node_id').execute();
+
+    await withId(db.schema.createTable('allocations'), dialect)
+      .addColumn('node_id', 'integer', (c) => c.notNull().references('nodes.id').onDelete('cascade'))
+      .addColumn('ip', 'varchar(45)', notNull)
+      .addColumn('ip_alias', 'varchar(191)')
+      .addColumn('port', 'integer', notNull)
+      .addColumn('server_id', 'integer', (c) => c.references('servers.id').onDelete('set null'))
+      .addColumn('notes', 'varchar(256)')
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .addUniqueConstraint('allocations_node_ip_port', ['node_id', 'ip', 'port'])
+      .execute();
+    await db.schema.createIndex('allocations_server_id').on('allocations').column('server_id').execute();
+
+    await withId(db.schema.createTable('server_variables'), dialect)
+      .addColumn('server_id', 'integer', (c) => c.notNull().references('servers.id').onDelete('cascade'))
+      .addColumn('variable_id', 'integer', (c) => c.notNull().references('egg_variables.id').onDelete('cascade'))
+      .addColumn('variable_value', 'text', notNull)
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .addUniqueConstraint('server_variables_server_variable', ['server_id', 'variable_id'])
+      .execute();
+
+    await withId(db.schema.createTable('subusers'), dialect)
+      .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('server_id', 'integer', (c) => c.notNull().references('servers.id').onDelete('cascade'))
+      .addColumn('permissions', 'text', (c) => c.notNull().defaultTo('[]'))
+      .addColumn('created_at', 'varchar(32)', notNull)
+      .addColumn('updated_at', 'varchar(32)', notNull)
+      .addUniqueConstraint('subusers_user_server', ['user_id', 'server_id'])
+      .execute();
+  },
+};
