@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from '../test-support/client.ts';
+import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
+
+let panel: TestPanel;
+const NAME = 'Evil</script><script>alert(1)</script>';
+
+beforeAll(async () => {
+  panel = await startTestPanel({ APP_NAME: NAME });
+});
+afterAll(async () => {
+  await panel.close();
+});
+
+/** The value assigned to `window.<name>` in the page. */
+function injected(html: string, name: string): unknown {
+  const m = new RegExp(`window\\.${name} = (\\{.*?\\});`, 'u').exec(html);
+  return m ? (JSON.parse(m[1]!) as unknown) : undefined;
+}
+
+describe('the HTML shell', () => {
+  it('serves / and /auth/login to a guest with the site configuration and the CSRF meta tag', async () => {
+    for (const path of ['/', '/auth/login', '/auth/password/reset/abc?email=a%40b.c', '/account/api']) {
+      const client = new TestClient(panel.url);
+      const res = await client.get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/u);
+      const html = res.text;
+      expect(injected(html, 'SiteConfiguration')).toEqual({
+        name: NAME,
+        locale: 'en',
+        recaptcha: { enabled: false, siteKey: '' },
+      });
+      expect(injected(html, 'PterodactylUser')).toBeUndefined();
+      const meta = /<meta name="csrf-token" content="([A-Za-z0-9]+)">/u.exec(html);
+      expect(meta?.[1]).toBe(client.cookies.get('XSRF-TOKEN'));
+    }
+  });
+
+  it('injects the signed-in user without id or secrets and redirects away from /auth pages', async () => {
+    const user = await panel.createUser();
+    await panel.ctx.repositories.users.update(user.id, { name_first: '</script><img src=x onerror=alert(1)>' });
+    const client = await panel.signedIn(user);
+    const res = await client.get('/account');
+    expect(res.status).toBe(200);
+    const injectedUser = injected(res.text, 'PterodactylUser') as Record<string, unknown>;
+    expect(Object.keys(injectedUser)).toEqual([
+      'uuid',
+      'username',
+      'email',
+      'name_first',
+      'name_last',
+      'language',
+      'root_admin',
+      'use_totp',
+      'gravatar',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(injectedUser).toMatchObject({ uuid: user.uuid, username: user.username, root_admin: false, use_totp: false });
+    expect(injectedUser.name_first).toBe('</script><img src=x onerror=alert(1)>');
+    expect(injectedUser.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/u);
+    expect(res.text).not.toContain('argon2');
+    const login = await client.get('/auth/login');
+    expect(login.status).toBe(302);
+    expect(login.headers.get('location')).toBe('/');
+  });
+
+  it('keeps names from breaking out of the script or the title', async () => {
+    const user = await panel.createUser();
+    await panel.ctx.repositories.users.update(user.id, { name_last: '</script><script>alert(2)</script>' });
+    const html = (await (await panel.signedIn(user)).get('/')).text;
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('</script><img');
+    expect(html.match(/<\/script>/gu)?.length).toBe(1);
+    const title = /<title>(.*?)<\/title>/u.exec(html)?.[1];
+    expect(title).not.toMatch(/[<>]/u);
+  });
+
+  it('answers unknown API paths with JSON 404s, not the page', async () => {
+    for (const path of ['/api/nothing', '/api/client/servers/abcd1234/nothing', '/daemon/x']) {
+      const res = await new TestClient(panel.url).get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.errors[0].code).toBe('NotFoundHttpException');
+    }
+    expect((await new TestClient(panel.url).get('/locales/en/..%2F..%2Fsecret.json')).status).toBe(404);
+  });
+});
