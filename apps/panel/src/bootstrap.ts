@@ -5,6 +5,7 @@ import { createContext, type AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createMailer } from './mail/mailer.ts';
+import { BUILT_IN_NEST } from './modules/eggs/eggs.service.ts';
 
 /** Config → database (migrated) → context. Shared by the server and the CLI. */
 export async function bootstrap(opts: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<AppContext> {
@@ -14,6 +15,12 @@ export async function bootstrap(opts: { log?: Logger; env?: NodeJS.ProcessEnv } 
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   return createContext(config, db, log, createMailer(config, log));
+}
+
+/** On the first start: the built-in server templates (an operator's later edits are kept). */
+export async function ensureBuiltInEggs(ctx: AppContext): Promise<number> {
+  if (await ctx.repositories.eggs.findNestByName(BUILT_IN_NEST)) return 0;
+  return (await ctx.services.eggs.importBuiltIns()).length;
 }
 
 /**

@@ -18,6 +18,8 @@ import { RecoveryTokensRepository } from './modules/two-factor/recovery-tokens.r
 import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { UsersService } from './modules/users/users.service.ts';
+import { EggsRepository } from './modules/eggs/eggs.repository.ts';
+import { EggsService } from './modules/eggs/eggs.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -45,6 +47,7 @@ function createRepositories(db: Db) {
     sshKeys: new SshKeysRepository(db.db),
     activity: new ActivityRepository(db.db),
     settings: new SettingsRepository(db.db),
+    eggs: new EggsRepository(db.db),
   };
 }
 
@@ -61,6 +64,7 @@ function createServices(
     activity,
     twoFactor,
     users: new UsersService(repos.users),
+    eggs: new EggsService(repos.eggs),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),

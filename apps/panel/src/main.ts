@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { bootstrap, ensureFirstAdmin } from './bootstrap.ts';
+import { bootstrap, ensureBuiltInEggs, ensureFirstAdmin } from './bootstrap.ts';
 import { ConfigError } from './config/config.ts';
 
 /** The panel server: configuration, database, first admin, HTTP; stops cleanly on signals. */
@@ -17,6 +17,8 @@ async function main() {
       ].join('\n'),
     );
   }
+  const eggs = await ensureBuiltInEggs(ctx);
+  if (eggs > 0) ctx.log.info({ eggs }, 'built-in server templates imported');
   const app = await buildApp(ctx);
   const sweep = setInterval(() => {
     ctx.repositories.sessions.deleteExpired(new Date().toISOString()).catch((err: unknown) => {

@@ -1,0 +1,71 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, Egg, EggVariable, EggVariablesTable, EggsTable, Nest } from '../../db/types.ts';
+
+export class EggsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findNestByName(name: string): Promise<Nest | undefined> {
+    return this.db.selectFrom('nests').selectAll().where('name', '=', name).executeTakeFirst();
+  }
+
+  findNest(id: number): Promise<Nest | undefined> {
+    return this.db.selectFrom('nests').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  insertNest(row: Omit<Nest, 'id'>): Promise<Nest> {
+    return this.db.insertInto('nests').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  findEgg(id: number): Promise<Egg | undefined> {
+    return this.db.selectFrom('eggs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findEggByName(nestId: number, name: string): Promise<Egg | undefined> {
+    return this.db
+      .selectFrom('eggs')
+      .selectAll()
+      .where('nest_id', '=', nestId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+  }
+
+  variables(eggId: number): Promise<EggVariable[]> {
+    return this.db.selectFrom('egg_variables').selectAll().where('egg_id', '=', eggId).orderBy('id').execute();
+  }
+
+  /** Inserts an egg with its variables, or replaces the variables of `replaceId`, in one transaction. */
+  async save(
+    egg: Insertable<EggsTable>,
+    variables: Omit<Insertable<EggVariablesTable>, 'egg_id'>[],
+    replaceId?: number,
+  ): Promise<Egg> {
+    return this.db.transaction().execute(async (trx) => {
+      let saved: Egg;
+      if (replaceId !== undefined) {
+        const { created_at: _created, uuid: _uuid, ...changes } = egg;
+        saved = await trx
+          .updateTable('eggs')
+          .set(changes)
+          .where('id', '=', replaceId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } else {
+        saved = await trx.insertInto('eggs').values(egg).returningAll().executeTakeFirstOrThrow();
+      }
+      const existing = await trx.selectFrom('egg_variables').selectAll().where('egg_id', '=', saved.id).execute();
+      const byEnv = new Map(existing.map((v) => [v.env_variable, v]));
+      for (const v of variables) {
+        const old = byEnv.get(v.env_variable);
+        if (old) {
+          // Keep the row (and so every server's value for it); update what the file says.
+          await trx.updateTable('egg_variables').set(v).where('id', '=', old.id).execute();
+          byEnv.delete(v.env_variable);
+        } else {
+          await trx.insertInto('egg_variables').values({ ...v, egg_id: saved.id }).execute();
+        }
+      }
+      for (const gone of byEnv.values()) await trx.deleteFrom('egg_variables').where('id', '=', gone.id).execute();
+      return saved;
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseEgg } from '@talon/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuiltInEggs } from '../../bootstrap.ts';
+import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { EggImportError } from './eggs.service.ts';
+
+// Real-world eggs, read from the shared fixtures (test input only, never copied into the project).
+const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/eggs');
+const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
+
+let panel: TestPanel;
+beforeAll(async () => {
+  panel = await startTestPanel();
+});
+afterAll(async () => {
+  await panel.close();
+});
+
+describe('egg import and export', () => {
+  it('imports every fixture egg with its variables, and exports it back to an equal egg', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Fixtures', 'test');
+    expect(fixtureFiles.length).toBeGreaterThan(10);
+    for (const file of fixtureFiles) {
+      const text = readFileSync(path.join(FIXTURES, file), 'utf8');
+      const egg = await panel.ctx.services.eggs.import(text, nest.id);
+      const source = parseEgg(text);
+      if (!source.ok) throw new Error(`${file} does not parse`);
+      const variables = await panel.ctx.repositories.eggs.variables(egg.id);
+      expect(variables.map((v) => v.env_variable)).toEqual(source.egg.variables.map((v) => v.envVariable));
+      const exported = parseEgg(await panel.ctx.services.eggs.export(egg.id));
+      if (!exported.ok) throw new Error(`${file} export does not parse: ${JSON.stringify(exported.errors)}`);
+      expect(exported.egg).toEqual(source.egg);
+    }
+  });
+
+  it('updates an egg of the same name in place, keeping variable rows that still exist', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Updates', 'test');
+    const text = readFileSync(path.join(FIXTURES, 'egg-paper.json'), 'utf8');
+    const first = await panel.ctx.services.eggs.import(text, nest.id);
+    const before = await panel.ctx.repositories.eggs.variables(first.id);
+    const changed = JSON.parse(text) as { startup: string; variables: { env_variable: string }[] };
+    changed.startup = 'java -jar {{SERVER_JARFILE}}';
+    changed.variables = changed.variables.slice(1);
+    const second = await panel.ctx.services.eggs.import(changed, nest.id);
+    expect(second.id).toBe(first.id);
+    expect(second.uuid).toBe(first.uuid);
+    expect(second.startup).toBe('java -jar {{SERVER_JARFILE}}');
+    const after = await panel.ctx.repositories.eggs.variables(first.id);
+    expect(after.map((v) => v.id)).toEqual(before.slice(1).map((v) => v.id));
+  });
+
+  it('refuses a bad file, saying what is wrong, and stores nothing', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Refusals', 'test');
+    const bad = JSON.parse(readFileSync(path.join(FIXTURES, 'egg-paper.json'), 'utf8')) as {
+      meta: { version: string };
+    };
+    bad.meta.version = 'PTDL_v9';
+    const error = await panel.ctx.services.eggs.import(bad, nest.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EggImportError);
+    expect((error as EggImportError).problems.join('\n')).toContain('meta.version');
+    const stored = await panel.ctx.db.db.selectFrom('eggs').select('id').where('nest_id', '=', nest.id).execute();
+    expect(stored).toEqual([]);
+    await expect(panel.ctx.services.eggs.import('{ not json', nest.id)).rejects.toBeInstanceOf(EggImportError);
+  });
+
+  it('imports the built-in eggs on first start only', async () => {
+    const shipped = readdirSync(path.resolve(import.meta.dirname, '../../../../../eggs')).filter((f) =>
+      f.endsWith('.json'),
+    );
+    expect(await ensureBuiltInEggs(panel.ctx)).toBe(shipped.length);
+    expect(await ensureBuiltInEggs(panel.ctx)).toBe(0);
+    const nest = await panel.ctx.repositories.eggs.findNestByName('Talon');
+    const eggs = await panel.ctx.db.db.selectFrom('eggs').select('name').where('nest_id', '=', nest!.id).execute();
+    expect(eggs.map((e) => e.name).sort()).toHaveLength(shipped.length);
+  });
+});

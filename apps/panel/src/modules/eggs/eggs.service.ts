@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { exportEgg, formatEggError, parseEgg } from '@talon/shared';
+import type { Egg, Nest } from '../../db/types.ts';
+import { errors } from '../../http/errors.ts';
+import { nowIso } from '../../lib/time.ts';
+import { eggColumns, toNormalizedEgg, variableColumns } from './eggs.mapper.ts';
+import type { EggsRepository } from './eggs.repository.ts';
+
+export const BUILT_IN_EGGS_DIR = path.resolve(import.meta.dirname, '../../../../../eggs');
+export const BUILT_IN_NEST = 'Talon';
+
+export class EggImportError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`The egg file cannot be imported:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Server templates: import (PTDL_v1/v2, new or replacing), export (PTDL_v2), the built-in set. */
+export class EggsService {
+  constructor(private readonly repo: EggsRepository) {}
+
+  async ensureNest(name: string, description: string, author = 'support@talon.invalid'): Promise<Nest> {
+    const found = await this.repo.findNestByName(name);
+    if (found) return found;
+    const at = nowIso();
+    return this.repo.insertNest({ uuid: randomUUID(), author, name, description, created_at: at, updated_at: at });
+  }
+
+  /**
+   * Imports an egg file into a nest. An egg of the same name in that nest is updated in place, so its
+   * servers keep their variable values.
+   */
+  async import(json: unknown, nestId: number): Promise<Egg> {
+    if (!(await this.repo.findNest(nestId))) throw errors.notFound();
+    const parsed = parseEgg(json);
+    if (!parsed.ok) throw new EggImportError(parsed.errors.map(formatEggError));
+    const egg = parsed.egg;
+    const at = nowIso();
+    const existing = await this.repo.findEggByName(nestId, egg.name);
+    return this.repo.save(
+      { ...eggColumns(egg), uuid: existing?.uuid ?? randomUUID(), nest_id: nestId, created_at: at, updated_at: at },
+      variableColumns(egg, at),
+      existing?.id,
+    );
+  }
+
+  async export(eggId: number): Promise<Record<string, unknown>> {
+    const row = await this.repo.findEgg(eggId);
+    if (!row) throw errors.notFound();
+    return exportEgg(toNormalizedEgg(row, await this.repo.variables(eggId)));
+  }
+
+  /** Imports (or refreshes) every egg shipped in the repository's `eggs/` folder. */
+  async importBuiltIns(dir = BUILT_IN_EGGS_DIR): Promise<Egg[]> {
+    const nest = await this.ensureNest(BUILT_IN_NEST, 'Templates that ship with Talon and run without downloads.');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    const eggs: Egg[] = [];
+    for (const file of files) eggs.push(await this.import(readFileSync(path.join(dir, file), 'utf8'), nest.id));
+    return eggs;
+  }
+}
