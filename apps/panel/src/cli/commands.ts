@@ -147,8 +147,8 @@ export const commands: Record<string, Command> = {
         user,
         application ? KEY_TYPE.application : KEY_TYPE.client,
         {
-          description: (v.description as string | undefined) ?? 'Created from the command line',
-          allowed_ips: (v['allowed-ip'] as string[] | undefined) ?? [],
+          description: v.description ?? 'Created from the command line',
+          allowed_ips: v['allowed-ip'] ?? [],
         },
         application ? Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3])) : {},
       );
