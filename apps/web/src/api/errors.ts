@@ -26,7 +26,7 @@ export function firstError(data: unknown): WireErrorEntry | null {
   const errors = (data as { errors?: unknown }).errors;
   if (!Array.isArray(errors) || errors.length === 0) return null;
   const entry: unknown = errors[0];
-  return entry && typeof entry === 'object' ? (entry as WireErrorEntry) : null;
+  return entry && typeof entry === 'object' ? entry : null;
 }
 
 /**

@@ -36,7 +36,7 @@ export function stubFetch(answers: { status: number; body?: unknown }[]) {
   const fn = (input: RequestInfo | URL, init?: RequestInit) => {
     const answer = queue.shift() ?? { status: 500, body: { errors: [{ detail: 'unexpected call' }] } };
     calls.push({
-      url: String(input),
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
       method: init?.method ?? 'GET',
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
       headers: (init?.headers ?? {}) as Record<string, string>,

@@ -14,7 +14,8 @@ export function isTwoFactorRedirect(state: unknown): boolean {
 /** /account: password, email and two-factor panels (spec §2). */
 export function AccountOverviewPage() {
   const { t } = useTranslation('account');
-  const { state } = useLocation();
+  const location = useLocation();
+  const state: unknown = location.state;
   return (
     <PageContent title={t('overview.title')} flashKey="account">
       {isTwoFactorRedirect(state) && (
