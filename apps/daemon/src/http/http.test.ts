@@ -92,8 +92,9 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
     await ws.waitFor((m) => m.event === 'auth success');
     ws.send('set state', 'start');
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
-    const states = JSON.parse(await readFile(path.join(stack.config.system.root_directory, 'states.json'), 'utf8'));
-    expect(states[uuid]).toBe('running');
+    // states.json is written asynchronously after each state change.
+    const statesFile = path.join(stack.config.system.root_directory, 'states.json');
+    await waitUntil(async () => JSON.parse(await readFile(statesFile, 'utf8'))[uuid] === 'running', 5000, 'state recorded');
     const resets = stack.remote.resets;
     const oldToken = stack.token(uuid, { iat: Math.floor(Date.now() / 1000) - 5 });
 
