@@ -19,7 +19,11 @@ export const daemonConfigSchema = z.object({
       host: z.string().default('0.0.0.0'),
       port: z.number().int().min(0).max(65535).default(8080),
       ssl: z
-        .object({ enabled: z.boolean().default(false), cert: z.string().default(''), key: z.string().default('') })
+        .object({
+          enabled: z.boolean().default(false),
+          cert: z.string().default(''),
+          key: z.string().default(''),
+        })
         .default({ enabled: false, cert: '', key: '' }),
       upload_limit: z.number().default(100),
       /** Accepted `aud` values of websocket JWTs; empty = not checked (the panel sends the node URL). */
@@ -46,7 +50,10 @@ export const daemonConfigSchema = z.object({
     })
     .prefault({}),
   throttles: z
-    .object({ lines: z.number().int().min(1).default(2000), line_reset_interval: z.number().int().min(1).default(100) })
+    .object({
+      lines: z.number().int().min(1).default(2000),
+      line_reset_interval: z.number().int().min(1).default(100),
+    })
     .prefault({}),
   remote: z.string().url(),
   remote_query: z

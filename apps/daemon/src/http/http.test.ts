@@ -19,7 +19,9 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
     const none = await fetch(`${stack.url}/api/system`);
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    expect(await none.json()).toEqual({ error: 'The required authorization heads were not present in the request.' });
+    expect(await none.json()).toEqual({
+      error: 'The required authorization heads were not present in the request.',
+    });
     expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const wrong = await stack.api('GET', '/api/system', undefined, 'nope');
     expect(wrong.status).toBe(403);
@@ -32,7 +34,12 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
   it('GET /api/system', async () => {
     const res = await stack.api('GET', '/api/system');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ architecture: expect.any(String), cpu_count: expect.any(Number), os: 'linux', version: '0.1.0' });
+    expect(res.body).toMatchObject({
+      architecture: expect.any(String),
+      cpu_count: expect.any(Number),
+      os: 'linux',
+      version: '0.1.0',
+    });
   });
 
   it('validates bodies and unknown servers as Wings does', async () => {
@@ -43,13 +50,17 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
     const uuid = await stack.createInstalled();
     const bad = await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'explode' });
     expect(bad.status).toBe(422);
-    expect(bad.body.error).toBe('The power action provided was not valid, should be one of "stop", "start", "restart", "kill"');
+    expect(bad.body.error).toBe(
+      'The power action provided was not valid, should be one of "stop", "start", "restart", "kill"',
+    );
     const empty = await fetch(`${stack.url}/api/servers/${uuid}/power`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' },
     });
     expect(empty.status).toBe(400);
-    expect(await empty.json()).toEqual({ error: 'The data passed in the request was not in a parsable format. Please try again.' });
+    expect(await empty.json()).toEqual({
+      error: 'The data passed in the request was not in a parsable format. Please try again.',
+    });
     const list = await stack.api('GET', '/api/servers');
     expect(list.body.map((s: { configuration: { uuid: string } }) => s.configuration.uuid)).toContain(uuid);
     expect((await stack.api('POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['a'] })).status).toBe(204);
@@ -71,15 +82,23 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
     const at = ws.messages.length;
     ws.send('send command', 'spam 30000');
-    await waitUntil(() => stack.daemon.manager.get(uuid)!.history.last(1)[0] === 'spam done', 10_000, 'spam finished');
+    await waitUntil(
+      () => stack.daemon.manager.get(uuid)!.history.last(1)[0] === 'spam done',
+      10_000,
+      'spam finished',
+    );
     await new Promise((r) => setTimeout(r, 300));
     const out = ws.messages.slice(at).filter((m) => m.event === 'console output');
     const spam = out.filter((m) => m.args![0]!.startsWith('spam line'));
-    const notices = out.filter((m) => m.args![0]!.includes('Server is outputting console data too quickly -- throttling...'));
+    const notices = out.filter((m) =>
+      m.args![0]!.includes('Server is outputting console data too quickly -- throttling...'),
+    );
     expect(spam.length).toBeGreaterThanOrEqual(2000);
     expect(spam.length).toBeLessThan(30000);
     expect(notices.length).toBeGreaterThanOrEqual(1);
-    expect(notices[0]!.args![0]).toBe('\x1b[33m\x1b[1m[Talon Daemon]:\x1b[39m Server is outputting console data too quickly -- throttling...\x1b[0m');
+    expect(notices[0]!.args![0]).toBe(
+      '\x1b[33m\x1b[1m[Talon Daemon]:\x1b[39m Server is outputting console data too quickly -- throttling...\x1b[0m',
+    );
     // Everything reached the history (GET /logs), throttled or not.
     expect((await stack.api('GET', `/api/servers/${uuid}/logs?size=1`)).body.data).toEqual(['spam done']);
     await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'kill' });
@@ -94,18 +113,28 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
     // states.json is written asynchronously after each state change.
     const statesFile = path.join(stack.config.system.root_directory, 'states.json');
-    await waitUntil(async () => JSON.parse(await readFile(statesFile, 'utf8'))[uuid] === 'running', 5000, 'state recorded');
+    await waitUntil(
+      async () => JSON.parse(await readFile(statesFile, 'utf8'))[uuid] === 'running',
+      5000,
+      'state recorded',
+    );
     const resets = stack.remote.resets;
     const oldToken = stack.token(uuid, { iat: Math.floor(Date.now() / 1000) - 5 });
 
     await stack.daemon.close();
     await stack.restart();
     await waitUntil(() => stack.remote.resets === resets + 1, 5000, 'POST /servers/reset');
-    await waitUntil(async () => (await stack.api('GET', `/api/servers/${uuid}`)).body.state === 'running', 10_000, 'restored to running');
+    await waitUntil(
+      async () => (await stack.api('GET', `/api/servers/${uuid}`)).body.state === 'running',
+      10_000,
+      'restored to running',
+    );
 
     const again = await stack.ws(uuid);
     again.send('auth', oldToken);
-    await again.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)');
+    await again.waitFor(
+      (m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)',
+    );
     await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'kill' });
   });
 });
@@ -124,17 +153,31 @@ describe('main.ts', () => {
     const file = path.join(stack.root, 'etc', 'main.json');
     await writeFile(file, JSON.stringify(raw));
     await stack.daemon.close(); // one daemon per directories
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts'), '--config', file], {
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts'), '--config', file],
+      {
+        stdio: 'ignore',
+      },
+    );
     try {
-      await waitUntil(async () => {
-        try {
-          return (await fetch(`http://127.0.0.1:${port}/api/system`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status === 200;
-        } catch {
-          return false;
-        }
-      }, 20_000, 'main.ts listening');
+      await waitUntil(
+        async () => {
+          try {
+            return (
+              (
+                await fetch(`http://127.0.0.1:${port}/api/system`, {
+                  headers: { Authorization: `Bearer ${TOKEN}` },
+                })
+              ).status === 200
+            );
+          } catch {
+            return false;
+          }
+        },
+        20_000,
+        'main.ts listening',
+      );
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

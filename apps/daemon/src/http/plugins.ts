@@ -29,7 +29,9 @@ export function registerCommon(app: FastifyInstance, config: DaemonConfig): void
     const origin = req.headers.origin;
     const panel = config.remote.replace(/\/+$/, '');
     const allowed =
-      origin && origin !== panel && (config.allowed_origins.includes(origin) || config.allowed_origins.includes('*'))
+      origin &&
+      origin !== panel &&
+      (config.allowed_origins.includes(origin) || config.allowed_origins.includes('*'))
         ? origin
         : panel;
     void reply.header('Access-Control-Allow-Origin', allowed).headers(CORS_HEADERS);
@@ -49,20 +51,29 @@ export function registerCommon(app: FastifyInstance, config: DaemonConfig): void
 
   app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain').send('404 page not found'));
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply) => {
-    if (err instanceof ServerError) return reply.code(err.httpStatus).send({ error: err.message });
-    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.code(400).send({ error: 'The data passed in the request was not in a parsable format. Please try again.' });
-    }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(400).send({
-        error: 'An error occurred while parsing the request body, please check the request and try again.',
-        request_id: req.id,
-      });
-    }
-    req.log.error({ err }, 'request failed');
-    return reply.code(500).send({ error: 'An unexpected error was encountered while processing this request', request_id: req.id });
-  });
+  app.setErrorHandler(
+    (err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply) => {
+      if (err instanceof ServerError) return reply.code(err.httpStatus).send({ error: err.message });
+      if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+        return reply
+          .code(400)
+          .send({ error: 'The data passed in the request was not in a parsable format. Please try again.' });
+      }
+      if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+        return reply.code(400).send({
+          error: 'An error occurred while parsing the request body, please check the request and try again.',
+          request_id: req.id,
+        });
+      }
+      req.log.error({ err }, 'request failed');
+      return reply
+        .code(500)
+        .send({
+          error: 'An unexpected error was encountered while processing this request',
+          request_id: req.id,
+        });
+    },
+  );
 }
 
 export function newRequestId(): string {

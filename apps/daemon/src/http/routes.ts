@@ -29,7 +29,8 @@ export function serverDocument(s: Server, config: DaemonConfig): Record<string, 
     utilization: stats,
     configuration: {
       ...s.config.settings,
-      crash_detection_enabled: s.config.settings.crash_detection_enabled ?? config.system.crash_detection.enabled,
+      crash_detection_enabled:
+        s.config.settings.crash_detection_enabled ?? config.system.crash_detection.enabled,
       labels: {},
     },
   };
@@ -59,7 +60,9 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get('/api/servers', async () => manager.all().map((s) => serverDocument(s, config)));
 
   app.post('/api/servers', async (req, reply) => {
-    const body = z.object({ uuid: z.string(), start_on_completion: z.boolean().optional() }).safeParse(req.body);
+    const body = z
+      .object({ uuid: z.string(), start_on_completion: z.boolean().optional() })
+      .safeParse(req.body);
     if (!body.success || !UUID_V4.test(body.data.uuid)) {
       return bad(reply, 422, 'The data provided in the request could not be validated.');
     }
@@ -102,7 +105,11 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       .safeParse(req.body ?? {});
     const action = body.success ? body.data.action : '';
     if (!(POWER_ACTIONS as readonly string[]).includes(action)) {
-      return bad(reply, 422, 'The power action provided was not valid, should be one of "stop", "start", "restart", "kill"');
+      return bad(
+        reply,
+        422,
+        'The power action provided was not valid, should be one of "stop", "start", "restart", "kill"',
+      );
     }
     if ((action === 'start' || action === 'restart') && s.suspended) {
       return bad(reply, 400, 'Cannot start or restart a server that is suspended.');
@@ -118,7 +125,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     if (!s) return reply;
     const body = z.object({ commands: z.array(z.string()) }).safeParse(req.body);
     if (!body.success) return bad(reply, 422, 'The data provided in the request could not be validated.');
-    if (!s.running || s.state === 'offline') return bad(reply, 502, 'Cannot send commands to a stopped server instance.');
+    if (!s.running || s.state === 'offline')
+      return bad(reply, 502, 'Cannot send commands to a stopped server instance.');
     for (const c of body.data.commands) s.sendCommand(c);
     return reply.code(204).send();
   });
@@ -126,17 +134,22 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.post('/api/servers/:server/install', async (req, reply) => {
     const s = withServer(req, reply);
     if (!s) return reply;
-    background(req, 'install', (async () => {
-      await s.sync();
-      await manager.install(s, false);
-    })());
+    background(
+      req,
+      'install',
+      (async () => {
+        await s.sync();
+        await manager.install(s, false);
+      })(),
+    );
     return reply.code(202).send();
   });
 
   app.post('/api/servers/:server/reinstall', async (req, reply) => {
     const s = withServer(req, reply);
     if (!s) return reply;
-    if (s.powerLocked) return bad(reply, 409, 'Cannot execute server reinstall event while another power action is running.');
+    if (s.powerLocked)
+      return bad(reply, 409, 'Cannot execute server reinstall event while another power action is running.');
     background(
       req,
       'reinstall',

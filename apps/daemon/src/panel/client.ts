@@ -49,8 +49,12 @@ export class RemoteClient {
     this.base = `${opts.baseUrl.replace(/\/+$/, '')}/api/remote`;
   }
 
-  async listServers(perPage: number): Promise<{ uuid: string; config: RemoteServer | null; error?: string }[]> {
-    const first = remoteServerPageSchema.parse(await this.request('GET', `/servers?page=0&per_page=${perPage}`));
+  async listServers(
+    perPage: number,
+  ): Promise<{ uuid: string; config: RemoteServer | null; error?: string }[]> {
+    const first = remoteServerPageSchema.parse(
+      await this.request('GET', `/servers?page=0&per_page=${perPage}`),
+    );
     const pages = [first];
     const rest: Promise<unknown>[] = [];
     for (let p = first.meta.current_page + 1; p <= first.meta.last_page; p++) {
@@ -75,7 +79,9 @@ export class RemoteClient {
   }
 
   async getInstallScript(uuid: string): Promise<InstallScript> {
-    return installScriptSchema.parse(await this.request('GET', `/servers/${encodeURIComponent(uuid)}/install`));
+    return installScriptSchema.parse(
+      await this.request('GET', `/servers/${encodeURIComponent(uuid)}/install`),
+    );
   }
 
   async reportInstall(uuid: string, report: InstallReport): Promise<void> {
@@ -125,7 +131,10 @@ export class RemoteClient {
     }
     const text = await res.text();
     if (res.status < 200 || res.status > 299) {
-      throw new RemoteError(`panel answered ${res.status} to ${method} ${path}: ${firstError(text)}`, res.status);
+      throw new RemoteError(
+        `panel answered ${res.status} to ${method} ${path}: ${firstError(text)}`,
+        res.status,
+      );
     }
     if (text.trim() === '') return null;
     try {

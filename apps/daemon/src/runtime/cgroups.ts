@@ -108,7 +108,10 @@ class V1 implements CgroupSystem {
       await writeFile(path.join(dirs.memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
       if (limits.swapBytes >= 0) {
         // memsw = memory + swap; without it a server could page its way past the limit.
-        await writeIf(path.join(dirs.memory, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes + limits.swapBytes));
+        await writeIf(
+          path.join(dirs.memory, 'memory.memsw.limit_in_bytes'),
+          String(limits.memoryBytes + limits.swapBytes),
+        );
       }
     }
     if (limits.pids > 0) await writeFile(path.join(dirs.pids, 'pids.max'), String(limits.pids));
@@ -154,7 +157,8 @@ class V2 implements CgroupSystem {
       if (limits.swapBytes >= 0) await writeIf(path.join(dir, 'memory.swap.max'), String(limits.swapBytes));
     }
     if (limits.pids > 0) await writeFile(path.join(dir, 'pids.max'), String(limits.pids));
-    if (limits.cpuPercent > 0) await writeFile(path.join(dir, 'cpu.max'), `${limits.cpuPercent * 1000} 100000`);
+    if (limits.cpuPercent > 0)
+      await writeFile(path.join(dir, 'cpu.max'), `${limits.cpuPercent * 1000} 100000`);
     return {
       joinDirs: [dir],
       usage: async () => {

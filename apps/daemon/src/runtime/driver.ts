@@ -52,7 +52,11 @@ export interface RuntimeDriver {
    * Where a launch sees the server directory and the install script directory (`/home/container`,
    * `/mnt/server`, `/mnt/install` when confined; the host paths when running unconfined).
    */
-  insidePaths(kind: LaunchSpec['kind'], serverDir: string, installDir?: string): { root: string; install: string };
+  insidePaths(
+    kind: LaunchSpec['kind'],
+    serverDir: string,
+    installDir?: string,
+  ): { root: string; install: string };
   /** Make a server directory usable by the unprivileged server user. */
   prepareDirectory(dir: string): Promise<void>;
   launch(spec: LaunchSpec): Promise<RuntimeProcess>;

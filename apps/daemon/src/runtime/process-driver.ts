@@ -76,12 +76,18 @@ export class ProcessDriver implements RuntimeDriver {
     else if (driver.info.confinement === 'none')
       log.warn('bubblewrap not found: servers run UNCONFINED because runtime.allow_unconfined is true');
     if (driver.info.limits === 'watchdog')
-      log.warn('no usable cgroup controllers (or not root): memory and process limits are enforced by a watchdog');
+      log.warn(
+        'no usable cgroup controllers (or not root): memory and process limits are enforced by a watchdog',
+      );
     log.info({ runtime: driver.info }, 'process runtime ready');
     return driver;
   }
 
-  insidePaths(kind: LaunchSpec['kind'], serverDir: string, installDir?: string): { root: string; install: string } {
+  insidePaths(
+    kind: LaunchSpec['kind'],
+    serverDir: string,
+    installDir?: string,
+  ): { root: string; install: string } {
     if (!this.sandbox) return { root: serverDir, install: installDir ?? '' };
     return { root: kind === 'install' ? '/mnt/server' : '/home/container', install: '/mnt/install' };
   }
@@ -96,13 +102,24 @@ export class ProcessDriver implements RuntimeDriver {
 
   async launch(spec: LaunchSpec): Promise<RuntimeProcess> {
     if (this.refusal) throw new Error(this.refusal);
-    const group = this.cgroups ? await this.cgroups.create(`${spec.id}${spec.kind === 'install' ? '-install' : ''}`, spec.limits) : null;
+    const group = this.cgroups
+      ? await this.cgroups.create(`${spec.id}${spec.kind === 'install' ? '-install' : ''}`, spec.limits)
+      : null;
     let argv: string[];
     if (this.sandbox) {
       argv = bwrapArgs(spec, this.sandbox, this.insidePaths(spec.kind, spec.serverDir).root);
     } else if (this.dropTo) {
       const d = this.dropTo;
-      argv = [d.setpriv, `--reuid=${d.uid}`, `--regid=${d.gid}`, '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', ...spec.argv];
+      argv = [
+        d.setpriv,
+        `--reuid=${d.uid}`,
+        `--regid=${d.gid}`,
+        '--clear-groups',
+        '--inh-caps=-all',
+        '--bounding-set=-all',
+        '--no-new-privs',
+        ...spec.argv,
+      ];
     } else {
       argv = spec.argv;
     }
@@ -152,7 +169,12 @@ class Launched implements RuntimeProcess {
     });
   }
 
-  static start(argv: string[], spec: LaunchSpec, group: CgroupHandle | null, confined: boolean): Promise<Launched> {
+  static start(
+    argv: string[],
+    spec: LaunchSpec,
+    group: CgroupHandle | null,
+    confined: boolean,
+  ): Promise<Launched> {
     return new Promise((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), {
         env: spec.env,
@@ -234,6 +256,13 @@ function waitClosed(child: ReturnType<typeof spawn>, ms: number): Promise<void> 
 }
 
 function signalNumber(signal: NodeJS.Signals): number {
-  const map: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGABRT: 6, SIGKILL: 9, SIGTERM: 15 };
+  const map: Partial<Record<NodeJS.Signals, number>> = {
+    SIGHUP: 1,
+    SIGINT: 2,
+    SIGQUIT: 3,
+    SIGABRT: 6,
+    SIGKILL: 9,
+    SIGTERM: 15,
+  };
   return map[signal] ?? 1;
 }

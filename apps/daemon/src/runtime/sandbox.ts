@@ -17,7 +17,19 @@ export interface SandboxOptions {
 // Directories the sandbox replaces wholesale with a tmpfs; hidden paths below them need no mount.
 const REPLACED = ['/tmp', '/home', '/mnt'];
 // Too broad to hide without breaking every program; their secrets are protected by mode bits.
-const SYSTEM_DIRS = new Set(['/', '/etc', '/usr', '/var', '/opt', '/root', '/srv', '/run', '/lib', '/bin', '/sbin']);
+const SYSTEM_DIRS = new Set([
+  '/',
+  '/etc',
+  '/usr',
+  '/var',
+  '/opt',
+  '/root',
+  '/srv',
+  '/run',
+  '/lib',
+  '/bin',
+  '/sbin',
+]);
 
 function under(p: string, dir: string): boolean {
   return p === dir || p.startsWith(`${dir}/`);
@@ -79,6 +91,7 @@ export function bwrapArgs(spec: LaunchSpec, opts: SandboxOptions, mountPoint: st
  */
 export function joinCgroupsArgv(dirs: string[], argv: string[]): string[] {
   if (dirs.length === 0) return argv;
-  const script = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; n=$((n-1)); done; exec "$@"';
+  const script =
+    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; n=$((n-1)); done; exec "$@"';
   return ['/bin/sh', '-c', script, 'talon-launch', String(dirs.length), ...dirs, ...argv];
 }

@@ -13,9 +13,18 @@ export type CrashDecision =
  */
 export function decideCrash(
   exit: ExitInfo,
-  opts: { enabled: boolean; lastCrashAt: number | null; now: number; cfg: DaemonConfig['system']['crash_detection'] },
+  opts: {
+    enabled: boolean;
+    lastCrashAt: number | null;
+    now: number;
+    cfg: DaemonConfig['system']['crash_detection'];
+  },
 ): CrashDecision {
-  if (!opts.enabled) return { kind: 'disabled', lines: ['Aborting automatic restart, crash detection is disabled for this instance.'] };
+  if (!opts.enabled)
+    return {
+      kind: 'disabled',
+      lines: ['Aborting automatic restart, crash detection is disabled for this instance.'],
+    };
   if (exit.code === 0 && !exit.oomKilled && !opts.cfg.detect_clean_exit_as_crash) return { kind: 'ignore' };
   const lines = [
     '---------- Detected server process in a crashed state! ----------',

@@ -14,7 +14,10 @@ function envText(v: string | number | boolean | null): string {
  * SERVER_IP, SERVER_PORT, then the egg variables upper-cased, plus what a shell needs (HOME, PATH,
  * USER, TERM). The daemon's own environment is never inherited: it may hold secrets.
  */
-export function buildEnvironment(cfg: RemoteServer, opts: { timezone: string; home: string }): Record<string, string> {
+export function buildEnvironment(
+  cfg: RemoteServer,
+  opts: { timezone: string; home: string },
+): Record<string, string> {
   const s = cfg.settings;
   const env: Record<string, string> = {
     TZ: opts.timezone,
@@ -42,6 +45,9 @@ export function buildEnvironment(cfg: RemoteServer, opts: { timezone: string; ho
  */
 export function substituteStartup(invocation: string, env: Record<string, string>): string {
   return invocation
-    .replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g, (_, name: string) => env[name.replace(/^env\./, '')] ?? '')
+    .replace(
+      /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g,
+      (_, name: string) => env[name.replace(/^env\./, '')] ?? '',
+    )
     .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? '');
 }

@@ -8,4 +8,5 @@ export class ServerError extends Error {
   }
 }
 
-export const LOCK_BUSY = 'another power action is currently being processed for this server, please try again later';
+export const LOCK_BUSY =
+  'another power action is currently being processed for this server, please try again later';

@@ -106,7 +106,10 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
   const exit = await proc.exited;
   splitter.flush();
   const ok = exit.code === 0;
-  server.bus.emit('install output', `install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`);
+  server.bus.emit(
+    'install output',
+    `install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`,
+  );
 
   const logDir = path.join(config.system.log_directory, 'install');
   await mkdir(logDir, { recursive: true });
@@ -122,7 +125,9 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     '',
     'output:',
   ];
-  await writeFile(path.join(logDir, `${server.uuid}.log`), [...header, ...output, ''].join('\n'), { mode: 0o600 });
+  await writeFile(path.join(logDir, `${server.uuid}.log`), [...header, ...output, ''].join('\n'), {
+    mode: 0o600,
+  });
   await rm(tmp, { recursive: true, force: true });
   await server.disk.refresh();
   return ok;

@@ -14,15 +14,23 @@ describe('server lifecycle (real processes)', () => {
     await stack?.dispose();
   });
 
-  const state = async (uuid: string): Promise<string> => (await stack.api('GET', `/api/servers/${uuid}`)).body.state as string;
+  const state = async (uuid: string): Promise<string> =>
+    (await stack.api('GET', `/api/servers/${uuid}`)).body.state as string;
 
   it('creates, installs, starts to running on the done line, echoes a command, stops to offline', async () => {
     const uuid = await stack.createInstalled();
-    expect(stack.remote.installReports.find((r) => r.uuid === uuid)).toEqual({ uuid, successful: true, reinstall: false });
+    expect(stack.remote.installReports.find((r) => r.uuid === uuid)).toEqual({
+      uuid,
+      successful: true,
+      reinstall: false,
+    });
     const dir = path.join(stack.config.system.data, uuid);
     const st = await stat(path.join(dir, 'game.js'));
     expect(st.uid).toBe(stack.config.runtime.uid); // install ran as the server user
-    const log = await readFile(path.join(stack.config.system.log_directory, 'install', `${uuid}.log`), 'utf8');
+    const log = await readFile(
+      path.join(stack.config.system.log_directory, 'install', `${uuid}.log`),
+      'utf8',
+    );
     expect(log).toContain('installed into /mnt/server as uid 988, server port 25565');
 
     const ws = await stack.ws(uuid);
@@ -34,7 +42,9 @@ describe('server lifecycle (real processes)', () => {
     expect(power.status).toBe(202);
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'starting');
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
-    await ws.waitFor((m) => m.event === 'console output' && m.args![0]!.includes('as uid 988 in /home/container'));
+    await ws.waitFor(
+      (m) => m.event === 'console output' && m.args![0]!.includes('as uid 988 in /home/container'),
+    );
 
     const cmd = await stack.api('POST', `/api/servers/${uuid}/commands`, { commands: ['say hello'] });
     expect(cmd.status).toBe(204);
@@ -43,8 +53,20 @@ describe('server lifecycle (real processes)', () => {
     // Stats arrive about every interval with the JSON string payload.
     const stats = await ws.waitFor((m) => m.event === 'stats' && JSON.parse(m.args![0]!).state === 'running');
     const s = JSON.parse(stats.args![0]!);
-    expect(Object.keys(s)).toEqual(['cpu_absolute', 'disk_bytes', 'memory_bytes', 'memory_limit_bytes', 'network', 'state', 'uptime']);
-    await waitUntil(async () => (await stack.api('GET', `/api/servers/${uuid}`)).body.utilization.memory_bytes > 1_000_000, 5000, 'memory sample');
+    expect(Object.keys(s)).toEqual([
+      'cpu_absolute',
+      'disk_bytes',
+      'memory_bytes',
+      'memory_limit_bytes',
+      'network',
+      'state',
+      'uptime',
+    ]);
+    await waitUntil(
+      async () => (await stack.api('GET', `/api/servers/${uuid}`)).body.utilization.memory_bytes > 1_000_000,
+      5000,
+      'memory sample',
+    );
     const details = (await stack.api('GET', `/api/servers/${uuid}`)).body;
     expect(details.utilization.memory_limit_bytes).toBe(256 * 1024 * 1024);
     expect(details.utilization.disk_bytes).toBeGreaterThan(1000);
@@ -58,7 +80,9 @@ describe('server lifecycle (real processes)', () => {
     await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'stop' });
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'stopping', 10_000, stopAt);
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, stopAt);
-    expect(ws.messages.some((m) => m.event === 'console output' && m.args?.[0] === 'Stopping server')).toBe(true);
+    expect(ws.messages.some((m) => m.event === 'console output' && m.args?.[0] === 'Stopping server')).toBe(
+      true,
+    );
     // A clean stop is not a crash.
     await new Promise((r) => setTimeout(r, 300));
     expect(await state(uuid)).toBe('offline');
@@ -66,7 +90,9 @@ describe('server lifecycle (real processes)', () => {
   });
 
   it('stops a ^C egg with a real SIGINT, and kill ends it at once', async () => {
-    const uuid = await stack.createInstalled(undefined, { process: { stop: { type: 'signal', value: 'C' } } });
+    const uuid = await stack.createInstalled(undefined, {
+      process: { stop: { type: 'signal', value: 'C' } },
+    });
     const ws = await stack.ws(uuid);
     ws.send('auth', stack.token(uuid));
     await ws.waitFor((m) => m.event === 'auth success');
@@ -74,7 +100,11 @@ describe('server lifecycle (real processes)', () => {
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
     const stopAt = ws.messages.length;
     ws.send('set state', 'stop');
-    await ws.waitFor((m) => m.event === 'console output' && m.args?.[0] === 'got SIGINT, saving world', 10_000, stopAt);
+    await ws.waitFor(
+      (m) => m.event === 'console output' && m.args?.[0] === 'got SIGINT, saving world',
+      10_000,
+      stopAt,
+    );
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, stopAt);
 
     const from = ws.messages.length;
@@ -96,28 +126,57 @@ describe('server lifecycle (real processes)', () => {
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
     let from = ws.messages.length;
     ws.send('send command', 'crash');
-    await ws.waitFor((m) => m.event === 'console output' && m.args![0]!.includes('Detected server process in a crashed state!'), 10_000, from);
-    await ws.waitFor((m) => m.event === 'console output' && m.args![0]!.includes('Exit code: 3'), 10_000, from);
+    await ws.waitFor(
+      (m) =>
+        m.event === 'console output' && m.args![0]!.includes('Detected server process in a crashed state!'),
+      10_000,
+      from,
+    );
+    await ws.waitFor(
+      (m) => m.event === 'console output' && m.args![0]!.includes('Exit code: 3'),
+      10_000,
+      from,
+    );
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 10_000, from);
 
     from = ws.messages.length;
     ws.send('send command', 'crash');
-    await ws.waitFor((m) => m.event === 'console output' && m.args![0]!.includes('last crash occurred less than 60 seconds ago'), 10_000, from);
+    await ws.waitFor(
+      (m) =>
+        m.event === 'console output' && m.args![0]!.includes('last crash occurred less than 60 seconds ago'),
+      10_000,
+      from,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(await state(uuid)).toBe('offline');
   });
 
   it('reports a failing install script as failed, and a reinstall as reinstall', async () => {
     const uuid = await stack.createInstalled(undefined, { script: FAILING_INSTALL_SCRIPT });
-    expect(stack.remote.installReports.find((r) => r.uuid === uuid)).toEqual({ uuid, successful: false, reinstall: false });
-    const log = await readFile(path.join(stack.config.system.log_directory, 'install', `${uuid}.log`), 'utf8');
+    expect(stack.remote.installReports.find((r) => r.uuid === uuid)).toEqual({
+      uuid,
+      successful: false,
+      reinstall: false,
+    });
+    const log = await readFile(
+      path.join(stack.config.system.log_directory, 'install', `${uuid}.log`),
+      'utf8',
+    );
     expect(log).toContain('download failed');
     expect(log).toContain('exit code: 7');
 
     stack.remote.servers.get(uuid)!.install.script = 'echo fixed';
     expect((await stack.api('POST', `/api/servers/${uuid}/reinstall`)).status).toBe(202);
-    await waitUntil(() => stack.remote.installReports.filter((r) => r.uuid === uuid).length === 2, 15_000, 'reinstall report');
-    expect(stack.remote.installReports.filter((r) => r.uuid === uuid)[1]).toEqual({ uuid, successful: true, reinstall: true });
+    await waitUntil(
+      () => stack.remote.installReports.filter((r) => r.uuid === uuid).length === 2,
+      15_000,
+      'reinstall report',
+    );
+    expect(stack.remote.installReports.filter((r) => r.uuid === uuid)[1]).toEqual({
+      uuid,
+      successful: true,
+      reinstall: true,
+    });
   });
 
   it('deletes a running server: socket closed with 1001, files removed, 404 afterwards', async () => {
@@ -131,6 +190,14 @@ describe('server lifecycle (real processes)', () => {
     expect((await stack.api('DELETE', `/api/servers/${uuid}`)).status).toBe(204);
     expect(await closed).toBe(1001);
     expect((await stack.api('GET', `/api/servers/${uuid}`)).status).toBe(404);
-    await waitUntil(async () => stat(path.join(stack.config.system.data, uuid)).then(() => false, () => true), 5000, 'files removed');
+    await waitUntil(
+      async () =>
+        stat(path.join(stack.config.system.data, uuid)).then(
+          () => false,
+          () => true,
+        ),
+      5000,
+      'files removed',
+    );
   });
 });

@@ -43,7 +43,9 @@ export class ServerManager {
   private persist(): Promise<void> {
     if (this.closing) return Promise.resolve(); // shutdown kills processes; their last state must survive
     const map = Object.fromEntries(this.all().map((s) => [s.uuid, s.state]));
-    return this.states.write(map).catch((err: Error) => this.deps.log.error({ err }, 'cannot write states.json'));
+    return this.states
+      .write(map)
+      .catch((err: Error) => this.deps.log.error({ err }, 'cannot write states.json'));
   }
 
   /** Boot: fetch every server, restart those that were running, then tell the panel to reset. */
@@ -51,7 +53,11 @@ export class ServerManager {
     const { remote, config, log } = this.deps;
     const list = await remote.listServers(config.remote_query.boot_servers_per_page);
     for (const entry of list) {
-      if (!entry.config) log.error({ server: entry.uuid, error: entry.error }, 'skipping server with an invalid configuration');
+      if (!entry.config)
+        log.error(
+          { server: entry.uuid, error: entry.error },
+          'skipping server with an invalid configuration',
+        );
       else this.make(entry.config);
     }
     log.info({ count: this.servers.size }, 'loaded servers from the panel');
@@ -70,7 +76,9 @@ export class ServerManager {
     };
     // Restores run in the background so the HTTP API is up meanwhile.
     void Promise.all(Array.from({ length: BOOT_CONCURRENCY }, worker)).then(() => this.persist());
-    void remote.resetStates().catch((err: Error) => log.error({ err }, 'POST /api/remote/servers/reset failed'));
+    void remote
+      .resetStates()
+      .catch((err: Error) => log.error({ err }, 'POST /api/remote/servers/reset failed'));
   }
 
   /** POST /api/servers: fetch the configuration, register, then install (and start) in the background. */
@@ -86,7 +94,9 @@ export class ServerManager {
     void (async () => {
       const ok = await this.install(server, false);
       if (ok && startOnCompletion) await server.power('start', 30_000);
-    })().catch((err: Error) => this.deps.log.error({ err, server: uuid }, 'install/start after create failed'));
+    })().catch((err: Error) =>
+      this.deps.log.error({ err, server: uuid }, 'install/start after create failed'),
+    );
     return server;
   }
 

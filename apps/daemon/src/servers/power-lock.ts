@@ -29,7 +29,8 @@ export class PowerLock {
 
   release(): void {
     const next = this.waiters.shift();
-    if (next) next(); // hand over without ever appearing free
+    if (next)
+      next(); // hand over without ever appearing free
     else this.held = false;
   }
 }

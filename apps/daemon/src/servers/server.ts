@@ -7,7 +7,14 @@ import type { DaemonConfig } from '../config/config.ts';
 import { DiskUsage } from '../fs/disk-usage.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { ExitInfo, RuntimeDriver, RuntimeProcess } from '../runtime/driver.ts';
-import { ConsoleThrottle, LineSplitter, RingBuffer, THROTTLE_NOTICE, daemonLine, doneMatcher } from './console.ts';
+import {
+  ConsoleThrottle,
+  LineSplitter,
+  RingBuffer,
+  THROTTLE_NOTICE,
+  daemonLine,
+  doneMatcher,
+} from './console.ts';
 import { decideCrash } from './crash.ts';
 import { buildEnvironment, substituteStartup } from './environment.ts';
 import { LOCK_BUSY, ServerError } from './errors.ts';
@@ -75,7 +82,10 @@ export class Server {
   ) {
     this.dir = path.join(deps.config.system.data, config.settings.uuid);
     this.disk = new DiskUsage(this.dir, deps.config.system.disk_check_interval);
-    this.throttle = new ConsoleThrottle(deps.config.throttles.lines, deps.config.throttles.line_reset_interval);
+    this.throttle = new ConsoleThrottle(
+      deps.config.throttles.lines,
+      deps.config.throttles.line_reset_interval,
+    );
     this.bus.setMaxListeners(0);
   }
 
@@ -131,7 +141,9 @@ export class Server {
   async sync(): Promise<void> {
     this.config = await this.deps.remote.getServer(this.uuid);
     if (this.suspended && this.proc) {
-      void this.stopWithin(60_000).catch((err: Error) => this.deps.log.warn({ err, server: this.uuid }, 'stop on suspend'));
+      void this.stopWithin(60_000).catch((err: Error) =>
+        this.deps.log.warn({ err, server: this.uuid }, 'stop on suspend'),
+      );
     }
   }
 

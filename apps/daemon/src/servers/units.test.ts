@@ -41,7 +41,9 @@ describe('console lines and done matching', () => {
   });
   it('matches substrings and regex: entries, optionally after stripping ANSI', () => {
     expect(doneMatcher(['Done ('], false)('[12:00] Done (1.2s)! For help')).toBe(true);
-    expect(doneMatcher('regex:^Server started on port \\d+$', false)('Server started on port 25565')).toBe(true);
+    expect(doneMatcher('regex:^Server started on port \\d+$', false)('Server started on port 25565')).toBe(
+      true,
+    );
     expect(doneMatcher(['ready'], true)('\x1b[32mre\x1b[0mady')).toBe(true);
     expect(doneMatcher(['regex:('], false)('x regex:( y')).toBe(true); // invalid regex → substring
     expect(stripAnsi('\x1b[1;31mred\x1b[0m')).toBe('red');
@@ -52,12 +54,18 @@ describe('environment and startup substitution', () => {
   it('orders fixed variables first, renders numbers as integers, substitutes {{VAR}} and ${VAR}', () => {
     const cfg = remoteServerSchema.parse(fixtureServer('9b1d2c3e-1111-4222-8333-444455556666'));
     const env = buildEnvironment(cfg, { timezone: 'UTC', home: '/home/container' });
-    expect(Object.keys(env).slice(0, 5)).toEqual(['TZ', 'STARTUP', 'SERVER_MEMORY', 'SERVER_IP', 'SERVER_PORT']);
+    expect(Object.keys(env).slice(0, 5)).toEqual([
+      'TZ',
+      'STARTUP',
+      'SERVER_MEMORY',
+      'SERVER_IP',
+      'SERVER_PORT',
+    ]);
     expect(env.P_SERVER_ALLOCATION_LIMIT).toBe('0');
     expect(env.SERVER_MEMORY).toBe('256');
-    expect(substituteStartup('java -Xmx{{SERVER_MEMORY}}M -jar ${GAME_FILE} {{ env.SERVER_PORT }} {{NOPE}}', env)).toBe(
-      'java -Xmx256M -jar game.js 25565 ',
-    );
+    expect(
+      substituteStartup('java -Xmx{{SERVER_MEMORY}}M -jar ${GAME_FILE} {{ env.SERVER_PORT }} {{NOPE}}', env),
+    ).toBe('java -Xmx256M -jar game.js 25565 ');
   });
 });
 
@@ -68,9 +76,18 @@ describe('crash decision', () => {
     expect(decideCrash(exit, { enabled: true, lastCrashAt: null, now: 100_000, cfg }).kind).toBe('restart');
     const soon = decideCrash(exit, { enabled: true, lastCrashAt: 50_000, now: 100_000, cfg });
     expect(soon.kind).toBe('too-soon');
-    expect(soon.kind !== 'ignore' && soon.lines.at(-1)).toBe('Aborting automatic restart, last crash occurred less than 60 seconds ago.');
+    expect(soon.kind !== 'ignore' && soon.lines.at(-1)).toBe(
+      'Aborting automatic restart, last crash occurred less than 60 seconds ago.',
+    );
     const clean = { code: 0, signal: null, oomKilled: false };
-    expect(decideCrash(clean, { enabled: true, lastCrashAt: null, now: 0, cfg: { ...cfg, detect_clean_exit_as_crash: false } }).kind).toBe('ignore');
+    expect(
+      decideCrash(clean, {
+        enabled: true,
+        lastCrashAt: null,
+        now: 0,
+        cfg: { ...cfg, detect_clean_exit_as_crash: false },
+      }).kind,
+    ).toBe('ignore');
     expect(decideCrash(clean, { enabled: false, lastCrashAt: null, now: 0, cfg }).kind).toBe('disabled');
   });
 });

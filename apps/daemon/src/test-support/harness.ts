@@ -14,7 +14,10 @@ export const TOKEN = 'x'.repeat(32) + 'y'.repeat(32);
 export const PANEL_ORIGIN_PATH = '';
 
 /** A fixture server configuration document as the panel would render it for the built-in Node egg. */
-export function fixtureServer(uuid: string, over: { settings?: Record<string, unknown>; process?: Record<string, unknown>; script?: string } = {}): FixtureServer {
+export function fixtureServer(
+  uuid: string,
+  over: { settings?: Record<string, unknown>; process?: Record<string, unknown>; script?: string } = {},
+): FixtureServer {
   return {
     settings: {
       uuid,
@@ -23,9 +26,21 @@ export function fixtureServer(uuid: string, over: { settings?: Record<string, un
       environment: { GAME_FILE: 'game.js', P_SERVER_UUID: uuid, P_SERVER_ALLOCATION_LIMIT: 0 },
       invocation: 'node {{GAME_FILE}}',
       skip_egg_scripts: false,
-      build: { memory_limit: 256, swap: 0, io_weight: 500, cpu_limit: 0, threads: null, disk_space: 100, oom_disabled: false },
+      build: {
+        memory_limit: 256,
+        swap: 0,
+        io_weight: 500,
+        cpu_limit: 0,
+        threads: null,
+        disk_space: 100,
+        oom_disabled: false,
+      },
       container: { image: 'ghcr.io/example/node:20' },
-      allocations: { force_outgoing_ip: false, default: { ip: '127.0.0.1', port: 25565 }, mappings: { '127.0.0.1': [25565] } },
+      allocations: {
+        force_outgoing_ip: false,
+        default: { ip: '127.0.0.1', port: 25565 },
+        mappings: { '127.0.0.1': [25565] },
+      },
       mounts: [],
       egg: { id: randomUUID(), file_denylist: [] },
       ...over.settings,
@@ -36,7 +51,11 @@ export function fixtureServer(uuid: string, over: { settings?: Record<string, un
       configs: [],
       ...over.process,
     },
-    install: { container_image: 'ghcr.io/example/installers:debian', entrypoint: 'bash', script: over.script ?? INSTALL_SCRIPT },
+    install: {
+      container_image: 'ghcr.io/example/installers:debian',
+      entrypoint: 'bash',
+      script: over.script ?? INSTALL_SCRIPT,
+    },
   };
 }
 
@@ -48,7 +67,12 @@ export interface Stack {
   daemon: Daemon;
   url: string;
   // Tests read arbitrary JSON bodies; the shapes are what the assertions check.
-  api(method: string, p: string, body?: unknown, token?: string): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    p: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Boot a fresh daemon on the same config and directories (the old one must be closed). */
   restart(): Promise<void>;
   token(uuid: string, claims?: Record<string, unknown>): string;
@@ -62,11 +86,19 @@ export interface WsClient {
   socket: WebSocket;
   messages: { event: string; args?: string[] }[];
   send(event: string, ...args: string[]): void;
-  waitFor(pred: (m: { event: string; args?: string[] }) => boolean, ms?: number, from?: number): Promise<{ event: string; args?: string[] }>;
+  waitFor(
+    pred: (m: { event: string; args?: string[] }) => boolean,
+    ms?: number,
+    from?: number,
+  ): Promise<{ event: string; args?: string[] }>;
   close(): void;
 }
 
-export async function waitUntil(pred: () => boolean | Promise<boolean>, ms = 10_000, what = 'condition'): Promise<void> {
+export async function waitUntil(
+  pred: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = 'condition',
+): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await pred()) return;
@@ -79,7 +111,9 @@ export async function waitUntil(pred: () => boolean | Promise<boolean>, ms = 10_
  * A daemon in-process with its directories under /var/tmp (outside the /tmp the sandbox replaces,
  * so hiding is really exercised), the remote stand-in as its panel, and helpers.
  */
-export async function startStack(opts: { config?: Record<string, unknown>; forceNoBwrap?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  opts: { config?: Record<string, unknown>; forceNoBwrap?: boolean } = {},
+): Promise<Stack> {
   await mkdir('/var/tmp', { recursive: true });
   const root = await mkdtemp('/var/tmp/talon-daemon-test-');
   // World-readable on purpose: only the sandbox may keep servers out, not mode bits.
@@ -116,7 +150,10 @@ export async function startStack(opts: { config?: Record<string, unknown>; force
   }
   const log = pino({ level: process.env.TALON_TEST_LOG ?? 'silent' });
   const boot = async (): Promise<{ daemon: Daemon; url: string }> => {
-    const daemon = await buildDaemon({ config, file: configFile }, { log, bootRetryMs: 2000, forceNoBwrap: opts.forceNoBwrap });
+    const daemon = await buildDaemon(
+      { config, file: configFile },
+      { log, bootRetryMs: 2000, forceNoBwrap: opts.forceNoBwrap },
+    );
     return { daemon, url: await daemon.listen() };
   };
   let current = await boot();
@@ -136,7 +173,10 @@ export async function startStack(opts: { config?: Record<string, unknown>; force
     async api(method, p, body, token = TOKEN) {
       const res = await fetch(current.url + p, {
         method,
-        headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -171,11 +211,15 @@ export async function startStack(opts: { config?: Record<string, unknown>; force
         headers: { Origin: o.origin ?? remoteUrl },
       });
       const messages: { event: string; args?: string[] }[] = [];
-      socket.on('message', (d: Buffer) => messages.push(JSON.parse(d.toString('utf8')) as { event: string; args?: string[] }));
+      socket.on('message', (d: Buffer) =>
+        messages.push(JSON.parse(d.toString('utf8')) as { event: string; args?: string[] }),
+      );
       await new Promise<void>((resolve, reject) => {
         socket.once('open', () => resolve());
         socket.once('error', reject);
-        socket.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+        socket.once('unexpected-response', (_req, res) =>
+          reject(new Error(`upgrade refused: ${res.statusCode}`)),
+        );
       });
       const client: WsClient = {
         socket,
@@ -183,10 +227,14 @@ export async function startStack(opts: { config?: Record<string, unknown>; force
         send: (event, ...args) => socket.send(JSON.stringify({ event, args })),
         async waitFor(pred, ms = 10_000, from = 0) {
           let found: { event: string; args?: string[] } | undefined;
-          await waitUntil(() => {
-            found = messages.slice(from).find(pred);
-            return found !== undefined;
-          }, ms, 'websocket message');
+          await waitUntil(
+            () => {
+              found = messages.slice(from).find(pred);
+              return found !== undefined;
+            },
+            ms,
+            'websocket message',
+          );
           return found!;
         },
         close: () => socket.terminate(),

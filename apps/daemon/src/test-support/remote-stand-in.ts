@@ -47,7 +47,10 @@ export class RemoteStandIn {
     const url = new URL(req.url ?? '/', 'http://x');
     this.requests.push(`${req.method} ${url.pathname}${url.search}`);
     if (req.headers.authorization !== `Bearer ${this.tokenId}.${this.token}`) {
-      return { status: 403, body: { errors: [{ code: 'AccessDenied', status: '403', detail: 'bad token' }] } };
+      return {
+        status: 403,
+        body: { errors: [{ code: 'AccessDenied', status: '403', detail: 'bad token' }] },
+      };
     }
     let raw = '';
     for await (const chunk of req) raw += String(chunk);
@@ -61,7 +64,11 @@ export class RemoteStandIn {
       return {
         status: 200,
         body: {
-          data: slice.map(([uuid, s]) => ({ uuid, settings: s.settings, process_configuration: s.process_configuration })),
+          data: slice.map(([uuid, s]) => ({
+            uuid,
+            settings: s.settings,
+            process_configuration: s.process_configuration,
+          })),
           meta: { current_page: page, last_page: last, per_page: perPage, total: all.length },
         },
       };
@@ -73,8 +80,10 @@ export class RemoteStandIn {
     if (req.method === 'POST' && p === '/api/remote/activity') return { status: 200 };
     const m = /^\/api\/remote\/servers\/([^/]+)(\/install)?$/.exec(p);
     const s = m ? this.servers.get(m[1]!) : undefined;
-    if (!m || !s) return { status: 404, body: { errors: [{ code: 'NotFound', status: '404', detail: 'not found' }] } };
-    if (req.method === 'GET' && !m[2]) return { status: 200, body: { settings: s.settings, process_configuration: s.process_configuration } };
+    if (!m || !s)
+      return { status: 404, body: { errors: [{ code: 'NotFound', status: '404', detail: 'not found' }] } };
+    if (req.method === 'GET' && !m[2])
+      return { status: 200, body: { settings: s.settings, process_configuration: s.process_configuration } };
     if (req.method === 'GET') return { status: 200, body: s.install };
     if (req.method === 'POST' && m[2]) {
       const b = JSON.parse(raw) as { successful: boolean; reinstall: boolean };

@@ -64,8 +64,12 @@ export class WsConnection {
         return; // not JSON: ignored, the socket stays open
       }
       if (!frame || typeof frame.event !== 'string') return;
-      const args = Array.isArray(frame.args) ? frame.args.map((a) => (typeof a === 'string' ? a : a == null ? '' : String(a))) : [];
-      void this.handle(frame.event, args).catch((err: Error) => deps.log.error({ err }, 'websocket handler failed'));
+      const args = Array.isArray(frame.args)
+        ? frame.args.map((a) => (typeof a === 'string' ? a : a == null ? '' : String(a)))
+        : [];
+      void this.handle(frame.event, args).catch((err: Error) =>
+        deps.log.error({ err }, 'websocket handler failed'),
+      );
     });
     socket.on('close', () => this.dispose());
     socket.on('error', () => this.dispose());
@@ -109,7 +113,9 @@ export class WsConnection {
     const real = err instanceof Error ? err.message : String(err);
     this.deps.log.warn({ server: this.server.uuid, errorId: id, err: real }, 'websocket event failed');
     const shown =
-      real === LOCK_BUSY || this.can('admin.websocket.errors') ? real : 'an unexpected error was encountered while handling this request';
+      real === LOCK_BUSY || this.can('admin.websocket.errors')
+        ? real
+        : 'an unexpected error was encountered while handling this request';
     this.send(WS_OUTBOUND.daemonError, [`Error Event [${id}]: ${shown}`]);
   }
 
@@ -210,7 +216,9 @@ export class WsConnection {
     on('status', (s: ServerState) => this.deliver(WS_OUTBOUND.status, [s]));
     on('stats', (s: ServerStats) => this.deliver(WS_OUTBOUND.stats, [JSON.stringify(s)]));
     on('console', (l: string) => this.deliver(WS_OUTBOUND.consoleOutput, [l]));
-    on('install output', (l: string) => this.deliver(WS_OUTBOUND.installOutput, [l], 'admin.websocket.install'));
+    on('install output', (l: string) =>
+      this.deliver(WS_OUTBOUND.installOutput, [l], 'admin.websocket.install'),
+    );
     on('install started', () => this.deliver(WS_OUTBOUND.installStarted, ['']));
     on('install completed', () => this.deliver(WS_OUTBOUND.installCompleted, ['']));
     on('daemon message', (m: string) => this.deliver(WS_OUTBOUND.daemonMessage, [m]));

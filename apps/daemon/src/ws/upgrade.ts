@@ -29,7 +29,9 @@ export function originAllowed(origin: string | undefined, config: DaemonConfig):
  * Origin → 403; authentication happens afterwards inside the socket (`auth` event).
  */
 export function attachWebsocket(
-  httpServer: { on(event: 'upgrade', fn: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown },
+  httpServer: {
+    on(event: 'upgrade', fn: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): unknown;
+  },
   manager: ServerManager,
   deps: ConnectionDeps,
 ): WebSocketServer {
@@ -37,9 +39,11 @@ export function attachWebsocket(
   httpServer.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://daemon');
     const m = PATH.exec(url.pathname);
-    if (!m) return refuse(socket, 404, 'Not Found', 'The requested resource does not exist on this instance.');
+    if (!m)
+      return refuse(socket, 404, 'Not Found', 'The requested resource does not exist on this instance.');
     const server = manager.get(decodeURIComponent(m[1]!));
-    if (!server) return refuse(socket, 404, 'Not Found', 'The requested resource does not exist on this instance.');
+    if (!server)
+      return refuse(socket, 404, 'Not Found', 'The requested resource does not exist on this instance.');
     if (!originAllowed(req.headers.origin, deps.config)) {
       return refuse(socket, 403, 'Forbidden', 'The origin of this request is not allowed.');
     }

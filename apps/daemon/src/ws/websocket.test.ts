@@ -27,9 +27,15 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     expect((await ws.waitFor((m) => m.event === 'jwt error')).args).toEqual(['jwt: no jwt present']);
 
     const now = Math.floor(Date.now() / 1000);
-    ws.send('auth', signToken('wrong-secret', { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }));
+    ws.send(
+      'auth',
+      signToken('wrong-secret', { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }),
+    );
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: HMAC verification failed');
-    ws.send('auth', signToken(TOKEN, { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }, { alg: 'none' }));
+    ws.send(
+      'auth',
+      signToken(TOKEN, { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }, { alg: 'none' }),
+    );
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: unsupported algorithm');
     ws.send('auth', stack.token(other));
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: server uuid mismatch');
@@ -38,7 +44,9 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     ws.send('auth', stack.token(uuid, { permissions: ['control.console'] }));
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: missing connect permission');
     ws.send('auth', stack.token(uuid, { iat: undefined }));
-    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)');
+    await ws.waitFor(
+      (m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)',
+    );
     expect(ws.messages.some((m) => m.event === 'auth success')).toBe(false);
     // Garbage frames are ignored and the socket stays usable.
     ws.socket.send('not json');
@@ -70,15 +78,27 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     // … and a second power action while one runs gets the lock message.
     admin.send('set state', 'restart');
     admin.send('set state', 'restart');
-    await admin.waitFor((m) => m.event === 'daemon error' && m.args![0]!.includes('another power action is currently being processed'));
-    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 10_000, admin.messages.length - 1);
+    await admin.waitFor(
+      (m) =>
+        m.event === 'daemon error' &&
+        m.args![0]!.includes('another power action is currently being processed'),
+    );
+    await admin.waitFor(
+      (m) => m.event === 'status' && m.args?.[0] === 'running',
+      10_000,
+      admin.messages.length - 1,
+    );
 
     // send logs replays the history; install output needs admin.websocket.install.
     const before = ws.messages.length;
     ws.send('send logs');
     await ws.waitFor((m) => m.event === 'console output' && m.args![0]!.startsWith('Done ('), 5000, before);
     admin.send('set state', 'kill');
-    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, admin.messages.length - 1);
+    await admin.waitFor(
+      (m) => m.event === 'status' && m.args?.[0] === 'offline',
+      10_000,
+      admin.messages.length - 1,
+    );
   });
 
   it('hides real error texts without admin.websocket.errors', async () => {
@@ -88,7 +108,9 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
     ws.send('set state', 'start'); // already running → an error, shown generically
     const err = await ws.waitFor((m) => m.event === 'daemon error');
-    expect(err.args![0]).toMatch(/^Error Event \[[0-9a-f-]{36}\]: an unexpected error was encountered while handling this request$/);
+    expect(err.args![0]).toMatch(
+      /^Error Event \[[0-9a-f-]{36}\]: an unexpected error was encountered while handling this request$/,
+    );
     await stack.api('POST', `/api/servers/${other}/power`, { action: 'kill' });
   });
 
@@ -116,7 +138,11 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     expect((await stack.api('POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['user-7'] })).status).toBe(204);
     const at = ws.messages.length;
     ws.send('send stats');
-    await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)', 3000, at);
+    await ws.waitFor(
+      (m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)',
+      3000,
+      at,
+    );
     await new Promise((r) => setTimeout(r, 1100)); // next second: a token issued now post-dates the denial
     ws.send('auth', stack.token(uuid, { jti: 'user-7' }));
     await ws.waitFor((m) => m.event === 'auth success', 3000, at);

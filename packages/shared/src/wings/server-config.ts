@@ -24,7 +24,15 @@ export const serverSettingsSchema = z.looseObject({
       disk_space: z.number().default(0),
       oom_disabled: z.boolean().default(false),
     })
-    .default({ memory_limit: 0, swap: 0, io_weight: 500, cpu_limit: 0, threads: null, disk_space: 0, oom_disabled: false }),
+    .default({
+      memory_limit: 0,
+      swap: 0,
+      io_weight: 500,
+      cpu_limit: 0,
+      threads: null,
+      disk_space: 0,
+      oom_disabled: false,
+    }),
   container: z.looseObject({ image: z.string().default('') }).optional(),
   allocations: z
     .looseObject({
@@ -34,7 +42,9 @@ export const serverSettingsSchema = z.looseObject({
     })
     .optional(),
   mounts: z.array(z.unknown()).default([]),
-  egg: z.looseObject({ id: z.string().optional(), file_denylist: z.array(z.string()).default([]) }).optional(),
+  egg: z
+    .looseObject({ id: z.string().optional(), file_denylist: z.array(z.string()).default([]) })
+    .optional(),
   crash_detection_enabled: z.boolean().optional(),
 });
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
