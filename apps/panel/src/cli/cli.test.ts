@@ -56,7 +56,10 @@ beforeAll(async () => {
   const migrate = await cli('migrate');
   expect(migrate).toMatchObject({ code: 0, stderr: '' });
   expect(migrate.stdout).toBe('Database is up to date.\n');
-  ctx = await bootstrap({ log: pino({ level: 'silent' }), env: { DATA_DIR: dataDir, DATABASE_URL: database.url } });
+  ctx = await bootstrap({
+    log: pino({ level: 'silent' }),
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
+  });
   const app = await buildApp(ctx, { webDist: path.join(dataDir, 'none') });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -75,7 +78,20 @@ afterAll(async () => {
 describe('panel CLI', () => {
   it('user:create makes users; bad input fails with a clear message and creates nothing', async () => {
     const [admin, bad] = await Promise.all([
-      cli('user:create', '--email', 'Root@Example.com', '--username', 'rooty', '--password', 'rooty-pass-1', '--admin', '--name-first', 'Ro', '--name-last', 'Ot'),
+      cli(
+        'user:create',
+        '--email',
+        'Root@Example.com',
+        '--username',
+        'rooty',
+        '--password',
+        'rooty-pass-1',
+        '--admin',
+        '--name-first',
+        'Ro',
+        '--name-last',
+        'Ot',
+      ),
       cli('user:create', '--email', 'not-an-email', '--username', 'bad', '--password', 'short'),
     ]);
     expect(admin.code).toBe(0);
@@ -92,7 +108,11 @@ describe('panel CLI', () => {
   });
 
   it('user:password and user:2fa-disable change the account and end its sessions', async () => {
-    const { user } = await ctx.services.users.create({ email: 'pw@example.com', username: 'pwuser', password: 'first-pass-1' });
+    const { user } = await ctx.services.users.create({
+      email: 'pw@example.com',
+      username: 'pwuser',
+      password: 'first-pass-1',
+    });
     const session = await ctx.services.sessions.create(user.id, { ip: '127.0.0.1' });
     await enableTwoFactor({ ctx } as TestPanel, user);
     const [pw, off] = await Promise.all([
@@ -113,7 +133,16 @@ describe('panel CLI', () => {
   it('api-key:create prints exactly one key that authenticates; application keys need a root admin', async () => {
     await ctx.services.users.create({ email: 'k@example.com', username: 'keyuser', password: 'key-pass-12' });
     const [client, refused] = await Promise.all([
-      cli('api-key:create', '--user', 'keyuser', '--client', '--description', 'from the CLI', '--allowed-ip', '127.0.0.0/8'),
+      cli(
+        'api-key:create',
+        '--user',
+        'keyuser',
+        '--client',
+        '--description',
+        'from the CLI',
+        '--allowed-ip',
+        '127.0.0.0/8',
+      ),
       cli('api-key:create', '--user', 'keyuser', '--application'),
     ]);
     expect(client.code).toBe(0);
@@ -123,13 +152,21 @@ describe('panel CLI', () => {
     const res = await TestClient.withKey(url, token).get('/api/client/account');
     expect(res.status).toBe(200);
     expect(res.body.attributes.username).toBe('keyuser');
-    const [key] = await ctx.services.apiKeys.list((await ctx.repositories.users.findByLogin('keyuser'))!, KEY_TYPE.client);
+    const [key] = await ctx.services.apiKeys.list(
+      (await ctx.repositories.users.findByLogin('keyuser'))!,
+      KEY_TYPE.client,
+    );
     expect(key).toMatchObject({ memo: 'from the CLI', allowed_ips: '["127.0.0.0/8"]' });
 
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('application keys belong to root admins only');
-    expect(await ctx.services.apiKeys.list((await ctx.repositories.users.findByLogin('keyuser'))!, KEY_TYPE.application)).toEqual([]);
+    expect(
+      await ctx.services.apiKeys.list(
+        (await ctx.repositories.users.findByLogin('keyuser'))!,
+        KEY_TYPE.application,
+      ),
+    ).toEqual([]);
   });
 
   it('an unknown command exits 2 with the usage', async () => {

@@ -17,7 +17,12 @@ describe('loadConfig', () => {
   it('reports every problem at once', () => {
     let error: unknown;
     try {
-      loadConfig({ DATA_DIR: dataDir, PORT: 'eighty', DATABASE_URL: 'mysql://db/panel', LOG_LEVEL: 'chatty' });
+      loadConfig({
+        DATA_DIR: dataDir,
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://db/panel',
+        LOG_LEVEL: 'chatty',
+      });
     } catch (e) {
       error = e;
     }
@@ -48,7 +53,9 @@ describe('loadConfig', () => {
 
   it('uses APP_KEY when given and refuses a malformed one', () => {
     const key = Buffer.alloc(32, 7);
-    expect(loadConfig({ DATA_DIR: dataDir, APP_KEY: `base64:${key.toString('base64')}` }).appKey.equals(key)).toBe(true);
+    expect(
+      loadConfig({ DATA_DIR: dataDir, APP_KEY: `base64:${key.toString('base64')}` }).appKey.equals(key),
+    ).toBe(true);
     expect(loadConfig({ DATA_DIR: dataDir, APP_KEY: key.toString('hex') }).appKey.equals(key)).toBe(true);
     expect(() => loadConfig({ DATA_DIR: dataDir, APP_KEY: 'short' })).toThrow(ConfigError);
   });
@@ -71,6 +78,8 @@ describe('loadConfig', () => {
       trustedProxies: ['10.0.0.1', '10.0.0.2'],
       mail: { encryption: 'none' },
     });
-    expect(() => loadConfig({ DATA_DIR: dataDir, RECAPTCHA_ENABLED: 'true' })).toThrow(/RECAPTCHA_SECRET_KEY/u);
+    expect(() => loadConfig({ DATA_DIR: dataDir, RECAPTCHA_ENABLED: 'true' })).toThrow(
+      /RECAPTCHA_SECRET_KEY/u,
+    );
   });
 });

@@ -24,19 +24,30 @@ afterAll(async () => {
 describe('errors', () => {
   it('answers malformed JSON with 400 and the parser message', async () => {
     const client = await bearer(panel, user);
-    const res = await client.request('POST', '/api/client/account/api-keys', undefined, '{"description": "x",');
+    const res = await client.request(
+      'POST',
+      '/api/client/account/api-keys',
+      undefined,
+      '{"description": "x",',
+    );
     expect(res.status).toBe(400);
     const err = firstError(res);
     expect(err.code).toBe('BadRequestHttpException');
     expect(err.status).toBe('400');
     expect(err.detail.startsWith('The JSON data passed in the request appears to be malformed: ')).toBe(true);
-    expect(err.detail.length).toBeGreaterThan('The JSON data passed in the request appears to be malformed: '.length);
+    expect(err.detail.length).toBeGreaterThan(
+      'The JSON data passed in the request appears to be malformed: '.length,
+    );
   });
 
   it('answers an unknown route with 404 in the error format, a wrong verb with 405', async () => {
     const client = await bearer(panel, user);
     for (const method of ['GET', 'POST']) {
-      const res = await client.request(method, '/api/client/nothing-here?x=1', method === 'GET' ? undefined : {});
+      const res = await client.request(
+        method,
+        '/api/client/nothing-here?x=1',
+        method === 'GET' ? undefined : {},
+      );
       expect(res.status, method).toBe(404);
       expect(firstError(res)).toEqual({
         code: 'NotFoundHttpException',
@@ -67,12 +78,18 @@ describe('errors', () => {
 describe('input normalisation', () => {
   it('trims strings and turns empty strings into null; passwords are not trimmed', async () => {
     const client = await bearer(panel, user);
-    const made = await client.post('/api/client/account/api-keys', { description: '  spaced out  ', allowed_ips: [' 10.0.0.1 '] });
+    const made = await client.post('/api/client/account/api-keys', {
+      description: '  spaced out  ',
+      allowed_ips: [' 10.0.0.1 '],
+    });
     expect(made.status).toBe(200);
     expect(made.body.attributes.description).toBe('spaced out');
     expect(made.body.attributes.allowed_ips).toEqual(['10.0.0.1']);
     const blank = await client.post('/api/client/account/api-keys', { description: '' });
-    expect(firstError(blank)).toMatchObject({ detail: 'The description field is required.', meta: { rule: 'required' } });
+    expect(firstError(blank)).toMatchObject({
+      detail: 'The description field is required.',
+      meta: { rule: 'required' },
+    });
     const pw = await client.put('/api/client/account/password', {
       current_password: ' correct horse battery ',
       password: 'x',
@@ -108,12 +125,18 @@ describe('rate limits', () => {
     expect(remaining).toEqual(['2', '1', '0']);
     const res = await key.get('/api/client/account');
     expect(res.status).toBe(429);
-    expect(firstError(res)).toEqual({ code: 'ThrottleRequestsException', status: '429', detail: 'Too Many Attempts.' });
+    expect(firstError(res)).toEqual({
+      code: 'ThrottleRequestsException',
+      status: '429',
+      detail: 'Too Many Attempts.',
+    });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(res.headers.get('x-ratelimit-limit')).toBe('3');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
     expect((await session.get('/api/client/account')).status).toBe(429);
-    expect((await (await limited.signedIn(await limited.createUser())).get('/api/client/account')).status).toBe(200);
+    expect(
+      (await (await limited.signedIn(await limited.createUser())).get('/api/client/account')).status,
+    ).toBe(200);
   });
 });
 
@@ -122,7 +145,10 @@ describe('root endpoints', () => {
     const res = await (await bearer(panel, user)).get('/api/client/permissions');
     expect(res.status).toBe(200);
     expect(res.body.object).toBe('system_permissions');
-    const perms = res.body.attributes.permissions as Record<string, { description: string; keys: Record<string, string> }>;
+    const perms = res.body.attributes.permissions as Record<
+      string,
+      { description: string; keys: Record<string, string> }
+    >;
     expect(Object.keys(perms)).toEqual([
       'websocket',
       'control',
@@ -136,8 +162,22 @@ describe('root endpoints', () => {
       'settings',
       'activity',
     ]);
-    expect(Object.keys(perms.file!.keys)).toEqual(['create', 'read', 'read-content', 'update', 'delete', 'archive', 'sftp']);
-    expect(Object.keys(perms.database!.keys)).toEqual(['create', 'read', 'update', 'delete', 'view_password']);
+    expect(Object.keys(perms.file!.keys)).toEqual([
+      'create',
+      'read',
+      'read-content',
+      'update',
+      'delete',
+      'archive',
+      'sftp',
+    ]);
+    expect(Object.keys(perms.database!.keys)).toEqual([
+      'create',
+      'read',
+      'update',
+      'delete',
+      'view_password',
+    ]);
     expect(Object.keys(perms.startup!.keys)).toEqual(['read', 'update', 'docker-image']);
     for (const group of Object.values(perms)) {
       expect(typeof group.description).toBe('string');

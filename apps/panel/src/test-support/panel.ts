@@ -17,7 +17,12 @@ export interface TestPanel {
   ctx: AppContext;
   app: FastifyInstance;
   /** creates a user with a known password */
-  createUser: (opts?: { admin?: boolean; password?: string; username?: string; email?: string }) => Promise<User>;
+  createUser: (opts?: {
+    admin?: boolean;
+    password?: string;
+    username?: string;
+    email?: string;
+  }) => Promise<User>;
   /**
    * A client already signed in as `user` through a server-side session made directly (no HTTP
    * sign-in, so the sign-in throttles of the file are left alone).

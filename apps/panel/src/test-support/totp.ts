@@ -12,7 +12,10 @@ export function totpCode(secret: string, offsetSeconds = 0): Promise<string> {
  * secret and the recovery tokens. The code used is the current step's, so a sign-in right after
  * needs the next step's code (`totpCode(secret, 30)`).
  */
-export async function enableTwoFactor(panel: TestPanel, user: User): Promise<{ secret: string; tokens: string[] }> {
+export async function enableTwoFactor(
+  panel: TestPanel,
+  user: User,
+): Promise<{ secret: string; tokens: string[] }> {
   const { secret } = await panel.ctx.services.twoFactor.setup(user);
   const fresh = (await panel.ctx.repositories.users.findById(user.id))!;
   const tokens = await panel.ctx.services.twoFactor.enable(fresh, { code: await totpCode(secret) });

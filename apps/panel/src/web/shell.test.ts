@@ -39,7 +39,9 @@ describe('the HTML shell', () => {
 
   it('injects the signed-in user without id or secrets and redirects away from /auth pages', async () => {
     const user = await panel.createUser();
-    await panel.ctx.repositories.users.update(user.id, { name_first: '</script><img src=x onerror=alert(1)>' });
+    await panel.ctx.repositories.users.update(user.id, {
+      name_first: '</script><img src=x onerror=alert(1)>',
+    });
     const client = await panel.signedIn(user);
     const res = await client.get('/account');
     expect(res.status).toBe(200);
@@ -57,7 +59,12 @@ describe('the HTML shell', () => {
       'created_at',
       'updated_at',
     ]);
-    expect(injectedUser).toMatchObject({ uuid: user.uuid, username: user.username, root_admin: false, use_totp: false });
+    expect(injectedUser).toMatchObject({
+      uuid: user.uuid,
+      username: user.username,
+      root_admin: false,
+      use_totp: false,
+    });
     expect(injectedUser.name_first).toBe('</script><img src=x onerror=alert(1)>');
     expect(injectedUser.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/u);
     expect(res.text).not.toContain('argon2');

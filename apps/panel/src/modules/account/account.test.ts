@@ -15,7 +15,9 @@ afterAll(async () => {
 });
 
 async function keyFor(user: Parameters<TestPanel['signedIn']>[0]): Promise<TestClient> {
-  const { key, secret } = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.client, { description: 'test' });
+  const { key, secret } = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.client, {
+    description: 'test',
+  });
   return TestClient.withKey(panel.url, key.identifier + secret);
 }
 
@@ -40,8 +42,14 @@ describe('GET /api/client/account', () => {
     }
     const guest = await new TestClient(panel.url).get('/api/client/account');
     expect(guest.status).toBe(401);
-    expect(firstError(guest)).toEqual({ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' });
-    expect((await TestClient.withKey(panel.url, `ptlc_${'a'.repeat(43)}`).get('/api/client/account')).status).toBe(401);
+    expect(firstError(guest)).toEqual({
+      code: 'AuthenticationException',
+      status: '401',
+      detail: 'Unauthenticated.',
+    });
+    expect(
+      (await TestClient.withKey(panel.url, `ptlc_${'a'.repeat(43)}`).get('/api/client/account')).status,
+    ).toBe(401);
   });
 });
 
@@ -49,7 +57,10 @@ describe('PUT /api/client/account/email', () => {
   it('checks the password first (400) and changes nothing', async () => {
     const user = await panel.createUser();
     const client = await panel.signedIn(user);
-    for (const body of [{ email: 'new@example.com', password: 'wrong-password' }, { email: 'not an email' }]) {
+    for (const body of [
+      { email: 'new@example.com', password: 'wrong-password' },
+      { email: 'not an email' },
+    ]) {
       const res = await client.put('/api/client/account/email', body);
       expect(res.status).toBe(400);
       expect(firstError(res)).toEqual({
@@ -84,7 +95,10 @@ describe('PUT /api/client/account/email', () => {
         meta: { source_field: 'email', rule: 'required' },
       },
     ]);
-    const taken = await client.put('/api/client/account/email', { email: other.email.toUpperCase(), password: PASSWORD });
+    const taken = await client.put('/api/client/account/email', {
+      email: other.email.toUpperCase(),
+      password: PASSWORD,
+    });
     expect(taken.status).toBe(422);
     expect(firstError(taken)).toEqual({
       code: 'ValidationException',

@@ -18,15 +18,23 @@ beforeAll(async () => {
   const log = panel.ctx.services.activity;
   const subject = [{ type: 'user', id: user.id }];
   for (let i = 0; i < 28; i++) {
-    await log.log(`test:event.n${String(i).padStart(2, '0')}`, { userId: user.id, apiKeyId: null, ip: '10.1.1.1' }, subject);
+    await log.log(
+      `test:event.n${String(i).padStart(2, '0')}`,
+      { userId: user.id, apiKeyId: null, ip: '10.1.1.1' },
+      subject,
+    );
   }
   await log.log('user:api-key.create', { userId: user.id, apiKeyId: 77, ip: '10.1.1.2' }, subject, {
     identifier: 'ptlc_abc',
     ip: '10.9.9.9',
     files: ['a', 'b', 'c'],
   });
-  await log.log('test:by-someone-else', { userId: other.id, apiKeyId: null, ip: '10.2.2.2' }, subject, { ip: '10.3.3.3' });
-  await log.log('test:not-mine', { userId: other.id, apiKeyId: null, ip: '10.2.2.2' }, [{ type: 'user', id: other.id }]);
+  await log.log('test:by-someone-else', { userId: other.id, apiKeyId: null, ip: '10.2.2.2' }, subject, {
+    ip: '10.3.3.3',
+  });
+  await log.log('test:not-mine', { userId: other.id, apiKeyId: null, ip: '10.2.2.2' }, [
+    { type: 'user', id: other.id },
+  ]);
   client = await panel.signedIn(user);
 });
 afterAll(async () => {
@@ -52,7 +60,9 @@ describe('GET /api/client/account/activity', () => {
     expect(events(res)).not.toContain('test:not-mine');
     const page2 = await client.get('/api/client/account/activity?page=2');
     expect(page2.body.data).toHaveLength(5);
-    expect(page2.body.meta.pagination.links).toEqual({ previous: `${panel.url}/api/client/account/activity?page=1` });
+    expect(page2.body.meta.pagination.links).toEqual({
+      previous: `${panel.url}/api/client/account/activity?page=1`,
+    });
     const past = await client.get('/api/client/account/activity?page=9');
     expect(past.body.data).toEqual([]);
     expect(past.body.meta.pagination).toMatchObject({ current_page: 9, count: 0, total: 30 });
@@ -61,7 +71,9 @@ describe('GET /api/client/account/activity', () => {
   it('caps per_page at 100, sorts by -timestamp and keeps the query in the links', async () => {
     const all = await client.get('/api/client/account/activity?per_page=500');
     expect(all.body.meta.pagination).toMatchObject({ per_page: 100, count: 30, total_pages: 1, links: {} });
-    const newest = await client.get('/api/client/account/activity?sort=-timestamp&per_page=2&include[]=actor');
+    const newest = await client.get(
+      '/api/client/account/activity?sort=-timestamp&per_page=2&include[]=actor',
+    );
     expect(events(newest)).toEqual(['test:by-someone-else', 'user:api-key.create']);
     const next = new URL(newest.body.meta.pagination.links.next as string);
     expect(next.searchParams.get('sort')).toBe('-timestamp');
@@ -130,17 +142,29 @@ describe('GET /api/client/account/activity', () => {
 
   it('shows a root admin the actor address but not an address property; 401 to a guest', async () => {
     const admin = await panel.createUser({ admin: true });
-    await panel.ctx.services.activity.log('test:admin-view', { userId: other.id, apiKeyId: null, ip: '10.4.4.4' }, [
-      { type: 'user', id: admin.id },
-    ], { ip: '10.5.5.5' });
-    const res = await (await panel.signedIn(admin)).get('/api/client/account/activity?filter[event]=admin-view');
+    await panel.ctx.services.activity.log(
+      'test:admin-view',
+      { userId: other.id, apiKeyId: null, ip: '10.4.4.4' },
+      [{ type: 'user', id: admin.id }],
+      { ip: '10.5.5.5' },
+    );
+    const res = await (
+      await panel.signedIn(admin)
+    ).get('/api/client/account/activity?filter[event]=admin-view');
     expect(res.body.data[0].attributes).toMatchObject({ ip: '10.4.4.4', properties: { ip: '[hidden]' } });
-    const actorless = await panel.ctx.services.activity.log('test:system', { userId: null, apiKeyId: null, ip: null }, [
-      { type: 'user', id: admin.id },
-    ]);
+    const actorless = await panel.ctx.services.activity.log(
+      'test:system',
+      { userId: null, apiKeyId: null, ip: null },
+      [{ type: 'user', id: admin.id }],
+    );
     expect(actorless).toBeUndefined();
-    const sys = await (await panel.signedIn(admin)).get('/api/client/account/activity?filter[event]=system&include=actor');
-    expect(sys.body.data[0].attributes.relationships.actor).toEqual({ object: 'null_resource', attributes: null });
+    const sys = await (
+      await panel.signedIn(admin)
+    ).get('/api/client/account/activity?filter[event]=system&include=actor');
+    expect(sys.body.data[0].attributes.relationships.actor).toEqual({
+      object: 'null_resource',
+      attributes: null,
+    });
     expect((await new TestClient(panel.url).get('/api/client/account/activity')).status).toBe(401);
   });
 });

@@ -63,10 +63,14 @@ describe('POST /api/client/account/api-keys', () => {
     expect(row!.token_hash).not.toContain(secret);
     expect(row!.last_used_at).not.toBeNull();
     const list = await client.get('/api/client/account/api-keys');
-    const listed = list.body.data.find((k: { attributes: { identifier: string } }) => k.attributes.identifier === identifier);
+    const listed = list.body.data.find(
+      (k: { attributes: { identifier: string } }) => k.attributes.identifier === identifier,
+    );
     expect(listed.attributes.last_used_at).toMatch(/\+00:00$/u);
     // Wrong secret with a right identifier: 401.
-    expect((await TestClient.withKey(panel.url, identifier + 'x'.repeat(32)).get('/api/client/account')).status).toBe(401);
+    expect(
+      (await TestClient.withKey(panel.url, identifier + 'x'.repeat(32)).get('/api/client/account')).status,
+    ).toBe(401);
   });
 
   it('stores [] when allowed_ips is not given', async () => {
@@ -141,14 +145,18 @@ describe('GET and DELETE /api/client/account/api-keys', () => {
     const created = await createKey(client, { description: 'mine' });
     const secret = created.body.meta.secret_token as string;
     const identifier = created.body.attributes.identifier as string;
-    const app = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.application, { description: 'app key' });
+    const app = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.application, {
+      description: 'app key',
+    });
     const theirs = await panel.ctx.services.apiKeys.create(other, KEY_TYPE.client, { description: 'theirs' });
 
     const list = await client.get('/api/client/account/api-keys');
     expect(list.status).toBe(200);
     expect(list.body.object).toBe('list');
     expect(list.body).not.toHaveProperty('meta');
-    expect(list.body.data.map((k: { attributes: { identifier: string } }) => k.attributes.identifier)).toEqual([identifier]);
+    expect(
+      list.body.data.map((k: { attributes: { identifier: string } }) => k.attributes.identifier),
+    ).toEqual([identifier]);
     expect(list.text).not.toContain(secret);
     expect(list.text).not.toContain('token');
 
@@ -163,7 +171,9 @@ describe('GET and DELETE /api/client/account/api-keys', () => {
     }
     const del = await client.delete(`/api/client/account/api-keys/${identifier}`);
     expect(del.status).toBe(204);
-    expect((await TestClient.withKey(panel.url, identifier + secret).get('/api/client/account')).status).toBe(401);
+    expect((await TestClient.withKey(panel.url, identifier + secret).get('/api/client/account')).status).toBe(
+      401,
+    );
     expect(await panel.ctx.repositories.apiKeys.findByIdentifier(theirs.key.identifier)).toBeDefined();
     const events = (await client.get('/api/client/account/activity')).body.data.map(
       (e: { attributes: { event: string } }) => e.attributes.event,
@@ -181,8 +191,16 @@ describe('IP allow-lists', () => {
 
   it('IPv4: exact address, CIDR, mask, wildcard and range', async () => {
     const user = await panel.createUser();
-    for (const entry of ['127.0.0.1', '127.0.0.0/8', '127.0.0.0/255.0.0.0', '127.0.0.*', '127.0.0.1-127.0.0.9']) {
-      expect((await (await keyClient(panel, user, [entry])).get('/api/client/account')).status, entry).toBe(200);
+    for (const entry of [
+      '127.0.0.1',
+      '127.0.0.0/8',
+      '127.0.0.0/255.0.0.0',
+      '127.0.0.*',
+      '127.0.0.1-127.0.0.9',
+    ]) {
+      expect((await (await keyClient(panel, user, [entry])).get('/api/client/account')).status, entry).toBe(
+        200,
+      );
     }
     for (const entry of ['10.0.0.1', '10.0.0.0/8', '127.0.1.*', '127.0.0.2-127.0.0.9', '::1']) {
       const res = await (await keyClient(panel, user, [entry])).get('/api/client/account');
@@ -190,8 +208,14 @@ describe('IP allow-lists', () => {
       expect(firstError(res)).toEqual(blocked('127.0.0.1'));
     }
     // Any entry matching is enough.
-    expect((await (await keyClient(panel, user, ['10.0.0.1', '127.0.0.1'])).get('/api/client/account')).status).toBe(200);
-    const logged = await panel.ctx.db.db.selectFrom('activity_logs').select('event').where('event', '=', 'auth:ip-blocked').execute();
+    expect(
+      (await (await keyClient(panel, user, ['10.0.0.1', '127.0.0.1'])).get('/api/client/account')).status,
+    ).toBe(200);
+    const logged = await panel.ctx.db.db
+      .selectFrom('activity_logs')
+      .select('event')
+      .where('event', '=', 'auth:ip-blocked')
+      .execute();
     expect(logged.length).toBeGreaterThanOrEqual(5);
   });
 
@@ -209,7 +233,10 @@ describe('IP allow-lists', () => {
 
   it('does not apply to session requests', async () => {
     const user = await panel.createUser();
-    await panel.ctx.services.apiKeys.create(user, KEY_TYPE.client, { description: 'x', allowed_ips: ['10.0.0.1'] });
+    await panel.ctx.services.apiKeys.create(user, KEY_TYPE.client, {
+      description: 'x',
+      allowed_ips: ['10.0.0.1'],
+    });
     expect((await (await panel.signedIn(user)).get('/api/client/account')).status).toBe(200);
   });
 });
@@ -218,7 +245,9 @@ describe('application keys', () => {
   it('are refused on the client API and accepted on the application API for root admins', async () => {
     const admin = await panel.createUser({ admin: true });
     const user = await panel.createUser();
-    const adminKey = await panel.ctx.services.apiKeys.create(admin, KEY_TYPE.application, { description: 'app' });
+    const adminKey = await panel.ctx.services.apiKeys.create(admin, KEY_TYPE.application, {
+      description: 'app',
+    });
     expect(adminKey.key.identifier).toMatch(/^ptla_[A-Za-z0-9]{11}$/u);
     const client = TestClient.withKey(panel.url, adminKey.key.identifier + adminKey.secret);
     const refused = await client.get('/api/client/account');
@@ -226,18 +255,23 @@ describe('application keys', () => {
     expect(firstError(refused)).toEqual({
       code: 'AccessDeniedHttpException',
       status: '403',
-      detail: 'You are attempting to use an application API key on an endpoint that requires a client API key.',
+      detail:
+        'You are attempting to use an application API key on an endpoint that requires a client API key.',
     });
-    const app = await client.get('/api/application/users');
+    const app = await client.get('/api/application/not-a-route');
     expect(app.status).toBe(404);
     expect(firstError(app)).toEqual({
       code: 'NotFoundHttpException',
       status: '404',
-      detail: 'The route api/application/users could not be found.',
+      detail: 'The route api/application/not-a-route could not be found.',
     });
 
-    const userKey = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.application, { description: 'app' });
-    const denied = await TestClient.withKey(panel.url, userKey.key.identifier + userKey.secret).get('/api/application/users');
+    const userKey = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.application, {
+      description: 'app',
+    });
+    const denied = await TestClient.withKey(panel.url, userKey.key.identifier + userKey.secret).get(
+      '/api/application/not-a-route',
+    );
     expect(denied.status).toBe(403);
     expect(firstError(denied)).toEqual({
       code: 'AccessDeniedHttpException',
@@ -245,9 +279,9 @@ describe('application keys', () => {
       detail: 'This account does not have permission to access the API.',
     });
     const userClientKey = await keyClient(panel, user);
-    expect((await userClientKey.get('/api/application/users')).status).toBe(403);
-    expect((await new TestClient(panel.url).get('/api/application/users')).status).toBe(401);
+    expect((await userClientKey.get('/api/application/not-a-route')).status).toBe(403);
+    expect((await new TestClient(panel.url).get('/api/application/not-a-route')).status).toBe(401);
     // A root admin's client key reaches the application API too (reference §2.6).
-    expect((await (await keyClient(panel, admin)).get('/api/application/users')).status).toBe(404);
+    expect((await (await keyClient(panel, admin)).get('/api/application/not-a-route')).status).toBe(404);
   });
 });

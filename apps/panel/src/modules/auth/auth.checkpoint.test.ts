@@ -40,9 +40,16 @@ describe('POST /auth/login/checkpoint', () => {
     expect((await client.get('/api/client/account')).status).toBe(401);
     const code = await totpCode(secret, 30);
     const before = client.cookies.get('talon_session');
-    const res = await client.post('/auth/login/checkpoint', { confirmation_token: token, authentication_code: code });
+    const res = await client.post('/auth/login/checkpoint', {
+      confirmation_token: token,
+      authentication_code: code,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ complete: true, intended: '/', user: { uuid: user.uuid, use_totp: true } });
+    expect(res.body.data).toMatchObject({
+      complete: true,
+      intended: '/',
+      user: { uuid: user.uuid, use_totp: true },
+    });
     expect(client.cookies.get('talon_session')).not.toBe(before);
     expect((await client.get('/api/client/account')).body.attributes.username).toBe(user.username);
 
@@ -56,7 +63,11 @@ describe('POST /auth/login/checkpoint', () => {
     expect(replay.status).toBe(400);
     expect(firstError(replay)).toEqual({ code: 'DisplayException', status: '400', detail: INVALID });
     expect((await again.get('/api/client/account')).status).toBe(401);
-    const events = await panel.ctx.db.db.selectFrom('activity_logs').select('event').where('actor_id', '=', user.id).execute();
+    const events = await panel.ctx.db.db
+      .selectFrom('activity_logs')
+      .select('event')
+      .where('actor_id', '=', user.id)
+      .execute();
     expect(events.map((e) => e.event)).toContain('auth:checkpoint');
   });
 
@@ -64,7 +75,10 @@ describe('POST /auth/login/checkpoint', () => {
     const { secret, client, token } = await pendingLogin();
     const code = await totpCode(secret, 30);
     const wrongCode = code === '000000' ? '111111' : '000000';
-    const bad = await client.post('/auth/login/checkpoint', { confirmation_token: token, authentication_code: wrongCode });
+    const bad = await client.post('/auth/login/checkpoint', {
+      confirmation_token: token,
+      authentication_code: wrongCode,
+    });
     expect(bad.status).toBe(400);
     expect(firstError(bad).detail).toBe(INVALID);
     const badToken = await client.post('/auth/login/checkpoint', {
@@ -75,7 +89,10 @@ describe('POST /auth/login/checkpoint', () => {
     expect(firstError(badToken)).toEqual({ code: 'DisplayException', status: '400', detail: INVALID });
     expect((await client.get('/api/client/account')).status).toBe(401);
     // The right pair still works afterwards.
-    const ok = await client.post('/auth/login/checkpoint', { confirmation_token: token, authentication_code: code });
+    const ok = await client.post('/auth/login/checkpoint', {
+      confirmation_token: token,
+      authentication_code: code,
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -83,16 +100,27 @@ describe('POST /auth/login/checkpoint', () => {
     const expired = 'The authentication token provided has expired, please refresh the page and try again.';
     const guest = fromNewIp();
     await guest.get('/sanctum/csrf-cookie');
-    const none = await guest.post('/auth/login/checkpoint', { confirmation_token: 'abc', authentication_code: '123456' });
+    const none = await guest.post('/auth/login/checkpoint', {
+      confirmation_token: 'abc',
+      authentication_code: '123456',
+    });
     expect(none.status).toBe(400);
     expect(firstError(none)).toEqual({ code: 'DisplayException', status: '400', detail: expired });
 
     const { secret, client, token } = await pendingLogin();
     const id = sha256Hex(client.cookies.get('talon_session')!);
-    const row = await panel.ctx.db.db.selectFrom('sessions').select('data').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await panel.ctx.db.db
+      .selectFrom('sessions')
+      .select('data')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     const data = JSON.parse(row.data) as { pendingLogin: { expiresAt: number } };
     data.pendingLogin.expiresAt = Date.now() - 1000;
-    await panel.ctx.db.db.updateTable('sessions').set({ data: JSON.stringify(data) }).where('id', '=', id).execute();
+    await panel.ctx.db.db
+      .updateTable('sessions')
+      .set({ data: JSON.stringify(data) })
+      .where('id', '=', id)
+      .execute();
     const res = await client.post('/auth/login/checkpoint', {
       confirmation_token: token,
       authentication_code: await totpCode(secret, 30),
@@ -126,7 +154,10 @@ describe('POST /auth/login/checkpoint', () => {
         meta: { source_field: 'recovery_token', rule: 'required_without' },
       },
     ]);
-    const nonNumeric = await client.post('/auth/login/checkpoint', { confirmation_token: 'a', authentication_code: 'abc' });
+    const nonNumeric = await client.post('/auth/login/checkpoint', {
+      confirmation_token: 'a',
+      authentication_code: 'abc',
+    });
     expect(nonNumeric.status).toBe(422);
     expect(firstError(nonNumeric)).toMatchObject({
       detail: 'The authentication code must be a number.',
@@ -138,7 +169,10 @@ describe('POST /auth/login/checkpoint', () => {
     const { user, tokens, client, token } = await pendingLogin();
     expect(tokens).toHaveLength(10);
     const recovery = tokens[3]!;
-    const res = await client.post('/auth/login/checkpoint', { confirmation_token: token, recovery_token: recovery });
+    const res = await client.post('/auth/login/checkpoint', {
+      confirmation_token: token,
+      recovery_token: recovery,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.complete).toBe(true);
     expect(await panel.ctx.repositories.recoveryTokens.forUser(user.id)).toHaveLength(9);
@@ -165,7 +199,10 @@ describe('POST /auth/login/checkpoint', () => {
   it('counts failed codes towards the lockout (429 after 5)', async () => {
     const { secret, client, token } = await pendingLogin();
     for (let i = 0; i < 5; i++) {
-      const res = await client.post('/auth/login/checkpoint', { confirmation_token: token, authentication_code: '000001' });
+      const res = await client.post('/auth/login/checkpoint', {
+        confirmation_token: token,
+        authentication_code: '000001',
+      });
       expect(res.status).toBe(400);
     }
     const locked = await client.post('/auth/login/checkpoint', {

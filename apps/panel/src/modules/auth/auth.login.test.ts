@@ -32,7 +32,11 @@ describe('POST /auth/login', () => {
       const res = await client.post('/auth/login', { user: login, password: 'hunter2hunter2' });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ complete: true, intended: '/' });
-      expect(res.body.data.user).toMatchObject({ uuid: user.uuid, username: user.username, root_admin: false });
+      expect(res.body.data.user).toMatchObject({
+        uuid: user.uuid,
+        username: user.username,
+        root_admin: false,
+      });
       expect(res.body.data.user).not.toHaveProperty('password');
       expect(res.body.data.user).not.toHaveProperty('id');
       expect(client.cookies.get('talon_session')).not.toBe(before);
@@ -62,7 +66,11 @@ describe('POST /auth/login', () => {
     const client = fromNewIp();
     expect((await client.login(user.username, 'hunter2hunter2')).status).toBe(200);
     const token = client.cookies.get('talon_session')!;
-    const rows = await panel.ctx.db.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+    const rows = await panel.ctx.db.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(rows.map((r) => r.id)).toEqual([sha256Hex(token)]);
     expect(rows.map((r) => r.id)).not.toContain(token);
   });
@@ -106,10 +114,14 @@ describe('POST /auth/login', () => {
     const wrong = new TestClient(panel.url);
     wrong.cookies.set('talon_session', client.cookies.get('talon_session')!);
     wrong.extraHeaders = { 'x-xsrf-token': 'not-the-token', 'x-forwarded-for': '198.51.100.250' };
-    expect((await wrong.post('/auth/login', { user: user.username, password: 'hunter2hunter2' })).status).toBe(419);
+    expect(
+      (await wrong.post('/auth/login', { user: user.username, password: 'hunter2hunter2' })).status,
+    ).toBe(419);
     // No session at all: refused too.
     const bare = fromNewIp();
-    expect((await bare.post('/auth/login', { user: user.username, password: 'hunter2hunter2' })).status).toBe(419);
+    expect((await bare.post('/auth/login', { user: user.username, password: 'hunter2hunter2' })).status).toBe(
+      419,
+    );
     expect((await client.get('/api/client/account')).status).toBe(401);
   });
 
@@ -125,7 +137,11 @@ describe('POST /auth/login', () => {
     expect(locked.status).toBe(429);
     expect(locked.body.errors).toHaveLength(1);
     const err = firstError(locked);
-    expect(err).toMatchObject({ code: 'ValidationException', status: '422', meta: { source_field: 'email', rule: '' } });
+    expect(err).toMatchObject({
+      code: 'ValidationException',
+      status: '422',
+      meta: { source_field: 'email', rule: '' },
+    });
     expect(err.detail).toMatch(/^Too many login attempts\. Please try again in \d+ seconds\.$/u);
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
@@ -160,10 +176,15 @@ describe('POST /auth/login', () => {
       c.extraHeaders['x-forwarded-for'] = ip;
       return c;
     };
-    for (let i = 0; i < 10; i++) expect((await fresh().login(user.username, 'hunter2hunter2')).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await fresh().login(user.username, 'hunter2hunter2')).status).toBe(200);
     const res = await fresh().login(user.username, 'hunter2hunter2');
     expect(res.status).toBe(429);
-    expect(firstError(res)).toEqual({ code: 'ThrottleRequestsException', status: '429', detail: 'Too Many Attempts.' });
+    expect(firstError(res)).toEqual({
+      code: 'ThrottleRequestsException',
+      status: '429',
+      detail: 'Too Many Attempts.',
+    });
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     const checkpoint = fresh();
     await checkpoint.get('/sanctum/csrf-cookie');
@@ -203,7 +224,11 @@ describe('POST /auth/logout', () => {
     await client.get('/sanctum/csrf-cookie');
     const res = await client.post('/auth/logout');
     expect(res.status).toBe(401);
-    expect(firstError(res)).toEqual({ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' });
+    expect(firstError(res)).toEqual({
+      code: 'AuthenticationException',
+      status: '401',
+      detail: 'Unauthenticated.',
+    });
   });
 
   it('needs the XSRF header, then ends the session for good', async () => {

@@ -64,7 +64,11 @@ describe('POST /auth/password', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/u);
     // The token is stored hashed.
-    const row = await panel.ctx.db.db.selectFrom('password_resets').selectAll().where('email', '=', user.email).executeTakeFirstOrThrow();
+    const row = await panel.ctx.db.db
+      .selectFrom('password_resets')
+      .selectAll()
+      .where('email', '=', user.email)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).not.toBe(link.token);
 
     const before = smtp.mails.length;
@@ -110,7 +114,11 @@ describe('POST /auth/password', () => {
     expect((await client.post('/auth/password', { email: 'b@example.com' })).status).toBe(200);
     const third = await client.post('/auth/password', { email: 'c@example.com' });
     expect(third.status).toBe(429);
-    expect(firstError(third)).toEqual({ code: 'ThrottleRequestsException', status: '429', detail: 'Too Many Attempts.' });
+    expect(firstError(third)).toEqual({
+      code: 'ThrottleRequestsException',
+      status: '429',
+      detail: 'Too Many Attempts.',
+    });
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
@@ -131,7 +139,12 @@ describe('POST /auth/password/reset', () => {
 
     const client = fromNewIp();
     await client.get('/sanctum/csrf-cookie');
-    const body = { token: link.token, email: link.email, password: 'new-password-1', password_confirmation: 'new-password-1' };
+    const body = {
+      token: link.token,
+      email: link.email,
+      password: 'new-password-1',
+      password_confirmation: 'new-password-1',
+    };
     const res = await client.post('/auth/password/reset', body);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, redirect_to: '/', send_to_login: false });
@@ -142,7 +155,11 @@ describe('POST /auth/password/reset', () => {
 
     const reuse = fromNewIp();
     await reuse.get('/sanctum/csrf-cookie');
-    const again = await reuse.post('/auth/password/reset', { ...body, password: 'third-pass-1', password_confirmation: 'third-pass-1' });
+    const again = await reuse.post('/auth/password/reset', {
+      ...body,
+      password: 'third-pass-1',
+      password_confirmation: 'third-pass-1',
+    });
     expect(again.status).toBe(400);
     expect(firstError(again)).toEqual({
       code: 'DisplayException',
@@ -156,14 +173,26 @@ describe('POST /auth/password/reset', () => {
     const link = await requestLink(user.email);
     const client = fromNewIp();
     await client.get('/sanctum/csrf-cookie');
-    const body = { token: link.token, email: user.email, password: 'new-password-1', password_confirmation: 'new-password-1' };
-    for (const attempt of [{ ...body, token: 'a'.repeat(64) }, { ...body, email: 'nobody-else@example.com' }]) {
+    const body = {
+      token: link.token,
+      email: user.email,
+      password: 'new-password-1',
+      password_confirmation: 'new-password-1',
+    };
+    for (const attempt of [
+      { ...body, token: 'a'.repeat(64) },
+      { ...body, email: 'nobody-else@example.com' },
+    ]) {
       const res = await client.post('/auth/password/reset', attempt);
       expect(res.status).toBe(400);
       expect(firstError(res).detail).toBe('This password reset token is invalid.');
     }
     const old = new Date(Date.now() - 61 * 60_000).toISOString();
-    await panel.ctx.db.db.updateTable('password_resets').set({ created_at: old }).where('email', '=', user.email).execute();
+    await panel.ctx.db.db
+      .updateTable('password_resets')
+      .set({ created_at: old })
+      .where('email', '=', user.email)
+      .execute();
     const expired = await client.post('/auth/password/reset', body);
     expect(expired.status).toBe(400);
     expect(firstError(expired).detail).toBe('This password reset token is invalid.');
@@ -173,7 +202,12 @@ describe('POST /auth/password/reset', () => {
   it('validates its input (422 per field)', async () => {
     const client = fromNewIp();
     await client.get('/sanctum/csrf-cookie');
-    const res = await client.post('/auth/password/reset', { token: 'x', email: 'bad', password: 'short', password_confirmation: 'other' });
+    const res = await client.post('/auth/password/reset', {
+      token: 'x',
+      email: 'bad',
+      password: 'short',
+      password_confirmation: 'other',
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { meta: unknown }) => e.meta)).toEqual([
       { source_field: 'email', rule: 'email' },

