@@ -13,6 +13,10 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { serverListRoutes } from './modules/servers/server-list.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
+import { applicationLocationRoutes } from './modules/locations/locations.routes.ts';
+import { applicationAllocationRoutes } from './modules/nodes/allocations.routes.ts';
+import { applicationNodeRoutes } from './modules/nodes/nodes.routes.ts';
+import { applicationUserRoutes } from './modules/users/users.application.routes.ts';
 import { webRoutes } from './web/shell.ts';
 
 export interface BuildOptions {
@@ -25,6 +29,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // pino's Logger and Fastify's base logger type differ only in optional members.
   const { config } = ctx;
   const app: FastifyInstance = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the assignment to FastifyInstance needs it
     loggerInstance: ctx.log as FastifyBaseLogger,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 10 * 1024 * 1024,
@@ -52,7 +57,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   // Trim strings and turn '' into null everywhere, as clients of the original expect.
   app.addHook('preValidation', async (req) => {
-    req.query = normalizeInput(req.query) as typeof req.query;
+    req.query = normalizeInput(req.query);
     if (typeof req.body === 'object' && req.body !== null) req.body = normalizeInput(req.body);
   });
 
@@ -84,8 +89,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await app.register(async (application) => {
     application.addHook('onRequest', apiAuthentication(authDeps, 'application', config.rateLimits.application));
-    // The application endpoints arrive with the server domain; until then, authenticated callers
-    // get the not-found answer of an unknown route.
+    applicationUserRoutes(application, ctx);
+    applicationLocationRoutes(application, ctx);
+    applicationNodeRoutes(application, ctx);
+    applicationAllocationRoutes(application, ctx);
+    // Last: unknown application routes get the not-found answer after authentication.
     application.all('/api/application/*', async (req) => {
       throw errors.notFound(`The route ${(req.url.split('?')[0] ?? '').slice(1)} could not be found.`);
     });

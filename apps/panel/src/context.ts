@@ -18,6 +18,14 @@ import { RecoveryTokensRepository } from './modules/two-factor/recovery-tokens.r
 import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { UsersService } from './modules/users/users.service.ts';
+import { LocationsRepository } from './modules/locations/locations.repository.ts';
+import { LocationsService } from './modules/locations/locations.service.ts';
+import { AllocationsRepository } from './modules/nodes/allocations.repository.ts';
+import { AllocationsService } from './modules/nodes/allocations.service.ts';
+import { NodesRepository } from './modules/nodes/nodes.repository.ts';
+import { NodesService } from './modules/nodes/nodes.service.ts';
+import { ApplicationUsersRepository } from './modules/users/users.application.repository.ts';
+import { ApplicationUsersService } from './modules/users/users.application.service.ts';
 import { EggsRepository } from './modules/eggs/eggs.repository.ts';
 import { EggsService } from './modules/eggs/eggs.service.ts';
 
@@ -47,6 +55,10 @@ function createRepositories(db: Db) {
     sshKeys: new SshKeysRepository(db.db),
     activity: new ActivityRepository(db.db),
     settings: new SettingsRepository(db.db),
+    applicationUsers: new ApplicationUsersRepository(db.db),
+    locations: new LocationsRepository(db.db),
+    nodes: new NodesRepository(db.db),
+    allocations: new AllocationsRepository(db.db),
     eggs: new EggsRepository(db.db),
   };
 }
@@ -56,11 +68,26 @@ function createServices(
   repos: ReturnType<typeof createRepositories>,
   mailer: Mailer,
   authThrottle: ThrottleStore,
+  log: Logger,
 ) {
   const siteName = () => config.appName;
   const activity = new ActivityService(repos.activity);
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
+  const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   return {
+    nodes,
+    locations: new LocationsService(repos.locations, activity),
+    allocations: new AllocationsService(repos.allocations, nodes, activity),
+    applicationUsers: new ApplicationUsersService(
+      repos.users,
+      repos.applicationUsers,
+      repos.passwordResets,
+      activity,
+      mailer,
+      log,
+      config.appUrl,
+      siteName,
+    ),
     activity,
     twoFactor,
     users: new UsersService(repos.users),
@@ -90,7 +117,7 @@ export function createContext(config: Config, db: Db, log: Logger, mailer: Maile
     log,
     mailer,
     repositories,
-    services: createServices(config, repositories, mailer, authThrottle),
+    services: createServices(config, repositories, mailer, authThrottle, log),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
     twoFactorLevel: cached(5_000, async () =>

@@ -3,7 +3,15 @@ import type { User } from '../../db/types.ts';
 import { firstError, TestClient, type Res } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { mailText, startSmtpServer } from '../../test-support/smtp.ts';
-import { applicationClient, clientKeyClient, FULL, insertNode, insertServer, READ, UTC_ATOM } from '../application/testing.ts';
+import {
+  applicationClient,
+  clientKeyClient,
+  FULL,
+  insertNode,
+  insertServer,
+  READ,
+  UTC_ATOM,
+} from '../application/testing.ts';
 
 let panel: TestPanel;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -54,7 +62,11 @@ async function mailsTo(email: string) {
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  panel = await startTestPanel({ MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtp.port), MAIL_ENCRYPTION: 'none' });
+  panel = await startTestPanel({
+    MAIL_HOST: '127.0.0.1',
+    MAIL_PORT: String(smtp.port),
+    MAIL_ENCRYPTION: 'none',
+  });
   admin = await panel.createUser({ admin: true });
   api = await applicationClient(panel, admin, { r_users: FULL, r_nodes: FULL });
 });
@@ -67,12 +79,19 @@ describe('access to /api/application/users', () => {
   it('needs credentials (401)', async () => {
     const res = await new TestClient(panel.url).get('/api/application/users');
     expect(res.status).toBe(401);
-    expect(firstError(res)).toEqual({ code: 'AuthenticationException', status: '401', detail: 'Unauthenticated.' });
+    expect(firstError(res)).toEqual({
+      code: 'AuthenticationException',
+      status: '401',
+      detail: 'Unauthenticated.',
+    });
   });
 
   it('refuses keys of non-admins (403)', async () => {
     const owner = await panel.createUser();
-    for (const client of [await applicationClient(panel, owner, { r_users: FULL }), await clientKeyClient(panel, owner)]) {
+    for (const client of [
+      await applicationClient(panel, owner, { r_users: FULL }),
+      await clientKeyClient(panel, owner),
+    ]) {
       const res = await client.get('/api/application/users');
       expect(res.status).toBe(403);
       expect(firstError(res).detail).toBe('This account does not have permission to access the API.');
@@ -129,7 +148,14 @@ describe('GET /api/application/users', () => {
     expect(first.object).toBe('user');
     expect(Object.keys(first.attributes)).toEqual(USER_KEYS);
     const { pagination } = res.body.meta;
-    expect(Object.keys(pagination)).toEqual(['total', 'count', 'per_page', 'current_page', 'total_pages', 'links']);
+    expect(Object.keys(pagination)).toEqual([
+      'total',
+      'count',
+      'per_page',
+      'current_page',
+      'total_pages',
+      'links',
+    ]);
     expect(pagination.count).toBe(1);
     expect(pagination.per_page).toBe(1);
     expect(pagination.total).toBeGreaterThanOrEqual(2);
@@ -146,16 +172,31 @@ describe('GET /api/application/users', () => {
     expect(res.body.object).toBe('user');
     expect(res.body.meta).toBeUndefined();
     const a = res.body.attributes;
-    expect(a).toMatchObject({ id: admin.id, uuid: admin.uuid, username: admin.username, root_admin: true, '2fa': false });
+    expect(a).toMatchObject({
+      id: admin.id,
+      uuid: admin.uuid,
+      username: admin.username,
+      root_admin: true,
+      '2fa': false,
+    });
     expect(a.created_at).toMatch(UTC_ATOM);
     expect(a.updated_at).toMatch(UTC_ATOM);
   });
 
   it('filters partially and case-insensitively, OR-ing comma-separated values', async () => {
-    await api.post('/api/application/users', body({ email: 'Filter_One@Example.org', username: 'filterone' }));
-    await api.post('/api/application/users', body({ email: 'filter.two@example.org', username: 'filtertwo', external_id: 'ext-77' }));
+    await api.post(
+      '/api/application/users',
+      body({ email: 'Filter_One@Example.org', username: 'filterone' }),
+    );
+    await api.post(
+      '/api/application/users',
+      body({ email: 'filter.two@example.org', username: 'filtertwo', external_id: 'ext-77' }),
+    );
     const byEmail = await api.get('/api/application/users?filter[email]=FILTER');
-    expect(byEmail.body.data.map((u: any) => u.attributes.username).sort()).toEqual(['filterone', 'filtertwo']);
+    expect(byEmail.body.data.map((u: any) => u.attributes.username).sort()).toEqual([
+      'filterone',
+      'filtertwo',
+    ]);
     // `_` is a literal character, not a one-character wildcard.
     const literal = await api.get('/api/application/users?filter[email]=filter_');
     expect(literal.body.data.map((u: any) => u.attributes.username)).toEqual(['filterone']);
@@ -167,9 +208,13 @@ describe('GET /api/application/users', () => {
 
   it('sorts by id and uuid, descending with a minus', async () => {
     const asc = (await api.get('/api/application/users?sort=id')).body.data.map((u: any) => u.attributes.id);
-    const desc = (await api.get('/api/application/users?sort=-id')).body.data.map((u: any) => u.attributes.id);
+    const desc = (await api.get('/api/application/users?sort=-id')).body.data.map(
+      (u: any) => u.attributes.id,
+    );
     expect(desc).toEqual([...asc].reverse());
-    const uuids = (await api.get('/api/application/users?sort=uuid')).body.data.map((u: any) => u.attributes.uuid);
+    const uuids = (await api.get('/api/application/users?sort=uuid')).body.data.map(
+      (u: any) => u.attributes.uuid,
+    );
     expect(uuids).toEqual([...uuids].sort());
   });
 
@@ -179,7 +224,8 @@ describe('GET /api/application/users', () => {
     expect(firstError(filter)).toEqual({
       code: 'InvalidFilterQuery',
       status: '400',
-      detail: 'Requested filter(s) `password` are not allowed. Allowed filter(s) are `email, uuid, username, external_id`.',
+      detail:
+        'Requested filter(s) `password` are not allowed. Allowed filter(s) are `email, uuid, username, external_id`.',
     });
     const sort = await api.get('/api/application/users?sort=email');
     expect(sort.status).toBe(400);
@@ -207,7 +253,12 @@ describe('POST /api/application/users', () => {
   it('creates a user: 201, meta.resource, lower-cased names, and an activity entry', async () => {
     const res = await api.post(
       '/api/application/users',
-      body({ email: 'New.Person@Example.com', username: 'New.Person', external_id: 'whmcs-1', root_admin: true }),
+      body({
+        email: 'New.Person@Example.com',
+        username: 'New.Person',
+        external_id: 'whmcs-1',
+        root_admin: true,
+      }),
     );
     expect(res.status).toBe(201);
     expect(res.body.object).toBe('user');
@@ -250,7 +301,10 @@ describe('POST /api/application/users', () => {
   it('reports each invalid field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ email: 'not-an-email' }, 'email|email|The email must be a valid email address.'],
-      [{ email: `${'a'.repeat(186)}@x.com` }, 'email|between|The email must be between 1 and 191 characters.'],
+      [
+        { email: `${'a'.repeat(186)}@x.com` },
+        'email|between|The email must be between 1 and 191 characters.',
+      ],
       [
         { username: 'ab' },
         'username|p_username|The username must start and end with alpha-numeric characters and contain only letters, numbers, dashes, underscores, and periods.',
@@ -260,11 +314,20 @@ describe('POST /api/application/users', () => {
         'username|p_username|The username must start and end with alpha-numeric characters and contain only letters, numbers, dashes, underscores, and periods.',
       ],
       [{ first_name: 5 }, 'first_name|string|The first name must be a string.'],
-      [{ last_name: 'x'.repeat(192) }, 'last_name|between|The last name must be between 1 and 191 characters.'],
-      [{ external_id: 'x'.repeat(192) }, 'external_id|max|The Third Party Identifier may not be greater than 191 characters.'],
+      [
+        { last_name: 'x'.repeat(192) },
+        'last_name|between|The last name must be between 1 and 191 characters.',
+      ],
+      [
+        { external_id: 'x'.repeat(192) },
+        'external_id|max|The Third Party Identifier may not be greater than 191 characters.',
+      ],
       [{ password: 12345678 }, 'password|string|The password must be a string.'],
       [{ language: 'xx' }, 'language|in|The selected language is invalid.'],
-      [{ root_admin: 'true' }, 'root_admin|boolean|The Root Administrator Status field must be true or false.'],
+      [
+        { root_admin: 'true' },
+        'root_admin|boolean|The Root Administrator Status field must be true or false.',
+      ],
     ];
     for (const [overrides, expected] of cases) {
       const res = await api.post('/api/application/users', body(overrides));
@@ -348,9 +411,17 @@ describe('PATCH /api/application/users/{id}', () => {
   it('updates the user, keeping its own email unique-exempt, and 404s unknown ids', async () => {
     const b = body({ external_id: 'upd-1' });
     const created = (await api.post('/api/application/users', b)).body.attributes;
-    const res = await patch(api, `/api/application/users/${created.id}`, { ...b, first_name: 'Grace', root_admin: 1 });
+    const res = await patch(api, `/api/application/users/${created.id}`, {
+      ...b,
+      first_name: 'Grace',
+      root_admin: 1,
+    });
     expect(res.status).toBe(200);
-    expect(res.body.attributes).toMatchObject({ first_name: 'Grace', root_admin: true, external_id: 'upd-1' });
+    expect(res.body.attributes).toMatchObject({
+      first_name: 'Grace',
+      root_admin: true,
+      external_id: 'upd-1',
+    });
     expect(res.body.meta).toBeUndefined();
     const other = (await api.post('/api/application/users', body())).body.attributes;
     const clash = await patch(api, `/api/application/users/${created.id}`, { ...b, email: other.email });
@@ -361,11 +432,14 @@ describe('PATCH /api/application/users/{id}', () => {
   it('changes the password; an empty password leaves it unchanged', async () => {
     const b = body({ password: 'first password' });
     const created = (await api.post('/api/application/users', b)).body.attributes;
-    expect((await patch(api, `/api/application/users/${created.id}`, { ...b, password: '' })).status).toBe(200);
-    expect((await new TestClient(panel.url).login(b.username, 'first password')).status).toBe(200);
-    expect((await patch(api, `/api/application/users/${created.id}`, { ...b, password: 'second password' })).status).toBe(
+    expect((await patch(api, `/api/application/users/${created.id}`, { ...b, password: '' })).status).toBe(
       200,
     );
+    expect((await new TestClient(panel.url).login(b.username, 'first password')).status).toBe(200);
+    expect(
+      (await patch(api, `/api/application/users/${created.id}`, { ...b, password: 'second password' }))
+        .status,
+    ).toBe(200);
     expect((await new TestClient(panel.url).login(b.username, 'first password')).status).toBe(400);
     expect((await new TestClient(panel.url).login(b.username, 'second password')).status).toBe(200);
   });
@@ -405,7 +479,9 @@ describe('a billing module (WHMCS) finding or creating its client', () => {
     expect(typeof nodes.body.meta.pagination.count).toBe('number');
 
     expect((await whmcs.get('/api/application/users/external/client-42')).status).toBe(404);
-    const search = await whmcs.get(`/api/application/users?filter[email]=${encodeURIComponent('client42@example.net')}`);
+    const search = await whmcs.get(
+      `/api/application/users?filter[email]=${encodeURIComponent('client42@example.net')}`,
+    );
     expect(search.status).toBe(200);
     expect(search.body.meta.pagination.total).toBe(0);
     const created = await whmcs.post('/api/application/users', {
@@ -431,6 +507,8 @@ describe('a billing module (WHMCS) finding or creating its client', () => {
       password: 'from billing 123',
     });
     expect(changed.status).toBe(200);
-    expect((await new TestClient(panel.url).login('client42@example.net', 'from billing 123')).status).toBe(200);
+    expect((await new TestClient(panel.url).login('client42@example.net', 'from billing 123')).status).toBe(
+      200,
+    );
   });
 });

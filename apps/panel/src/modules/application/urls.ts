@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../../http/errors.ts';
+
+/** The absolute URL of the request (pagination links use it). */
+export function requestUrl(req: FastifyRequest): URL {
+  return new URL(req.url, `${req.protocol}://${req.host}`);
+}
+
+/** `meta.resource` of a created object: the absolute URL of its GET endpoint (reference §5.0). */
+export function resourceMeta(req: FastifyRequest, path: string): { resource: string } {
+  return { resource: new URL(path, `${req.protocol}://${req.host}`).toString() };
+}
+
+/** A numeric path id; anything else gets the not-found answer of an unknown record. */
+export function pathId(value: unknown): number {
+  if (typeof value !== 'string' || !/^\d{1,9}$/u.test(value)) throw errors.notFound();
+  return Number(value);
+}

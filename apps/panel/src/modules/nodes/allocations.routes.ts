@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { activityActor, requireActor } from '../../http/context.ts';
+import { paginated } from '../../http/envelope.ts';
+import { acl } from '../application/acl.ts';
+import { Includes, NULL_RESOURCE, relItem, withRelationships } from '../application/includes.ts';
+import { listParams, type ListSpec } from '../application/listing.ts';
+import { pathId, requestUrl } from '../application/urls.ts';
+import { allocationAttributes } from './allocations.presenter.ts';
+import { presentNodes } from './nodes.includes.ts';
+
+const LIST: ListSpec = {
+  filters: {
+    ip: { column: 'ip', exact: true },
+    port: { column: 'port', exact: true },
+    ip_alias: { column: 'ip_alias' },
+    // handled apart (below): its semantics are not a plain column match
+    server_id: { column: 'server_id' },
+  },
+  sorts: {},
+};
+
+type Query = Record<string, unknown>;
+
+/**
+ * `filter[server_id]`: digits select that server's allocations; anything else (empty, true, false,
+ * text) selects the unassigned ones. The global input rule turns an empty value into null, so the
+ * key's presence is what counts.
+ */
+function serverFilter(query: Query): number | null | undefined {
+  if (!('filter[server_id]' in query)) return undefined;
+  const value = query['filter[server_id]'];
+  return typeof value === 'string' && /^\d{1,9}$/u.test(value) ? Number(value) : null;
+}
+
+/** /api/application/nodes/{id}/allocations (reference §5.3). */
+export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { allocations, nodes } = ctx.services;
+  const preHandler = acl('r_allocations');
+
+  app.get<{ Params: { id: string } }>(
+    '/api/application/nodes/:id/allocations',
+    { preHandler },
+    async (req) => {
+      const query = req.query as Query;
+      const params = listParams(query, LIST);
+      params.filters = params.filters.filter((f) => f.column !== 'server_id');
+      const nodeId = pathId(req.params.id);
+      const { rows, total } = await allocations.list(nodeId, params, serverFilter(query));
+      const inc = Includes.fromQuery(query, requireActor(req));
+      const wantNode = inc.want('node', 'r_nodes');
+      const [node] =
+        wantNode === 'yes' ? await presentNodes(ctx.repositories, [await nodes.get(nodeId)], inc) : [];
+      const data = rows.map((a) =>
+        withRelationships(
+          allocationAttributes(a),
+          wantNode === 'no' ? {} : { node: node ? relItem('node', stripRelationships(node)) : NULL_RESOURCE },
+        ),
+      );
+      return paginated('allocation', data, total, params.page, requestUrl(req), false);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/application/nodes/:id/allocations',
+    { preHandler },
+    async (req, reply) => {
+      await allocations.create(pathId(req.params.id), req.body, activityActor(req));
+      return reply.code(204).send();
+    },
+  );
+
+  app.delete<{ Params: { id: string; allocation: string } }>(
+    '/api/application/nodes/:id/allocations/:allocation',
+    { preHandler },
+    async (req, reply) => {
+      await allocations.delete(pathId(req.params.id), pathId(req.params.allocation), activityActor(req));
+      return reply.code(204).send();
+    },
+  );
+}
+
+/** An included node carries no includes of its own (the request's includes name the allocation's). */
+function stripRelationships<T extends object>(attributes: T): Omit<T, 'relationships'> {
+  const { relationships: _ignored, ...rest } = attributes as T & { relationships?: unknown };
+  return rest;
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { CustomRule } from '@talon/shared';
+import type { Logger } from 'pino';
+import type { User } from '../../db/types.ts';
+import { errors } from '../../http/errors.ts';
+import { randomAlnum, sha256Hex } from '../../lib/crypto.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { Mailer } from '../../mail/mailer.ts';
+import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { ListParams } from '../application/listing.ts';
+import { flag, unique, validateBody } from '../application/validation.ts';
+import type { PasswordResetsRepository } from '../auth/password-resets.repository.ts';
+import type { ApplicationUsersRepository } from './users.application.repository.ts';
+import type { UsersRepository } from './users.repository.ts';
+
+/**
+ * The reference's username rule (checked lower-cased): starts and ends alphanumeric, so at least
+ * three characters, which is stricter than the shared rule the CLI uses.
+ */
+const P_USERNAME: CustomRule = {
+  name: 'p_username',
+  check: (value) =>
+    typeof value === 'string' && /^[a-z0-9][\w.-]+[a-z0-9]$/u.test(value.toLowerCase())
+      ? null
+      : 'The :attribute must start and end with alpha-numeric characters and contain only letters, numbers, dashes, underscores, and periods.',
+};
+
+const RULES = {
+  external_id: 'sometimes|nullable|string|max:191',
+  email: 'required|email|between:1,191',
+  username: ['required', 'between:1,191', P_USERNAME],
+  first_name: 'required|string|between:1,191',
+  last_name: 'required|string|between:1,191',
+  password: 'sometimes|nullable|string',
+  language: 'sometimes|string|in:en',
+  root_admin: 'sometimes|boolean',
+} as const;
+
+const LABELS = { external_id: 'Third Party Identifier', root_admin: 'Root Administrator Status' };
+
+interface UserBody {
+  external_id?: string | null;
+  email: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+  password?: string | null;
+  language?: string;
+  root_admin?: unknown;
+}
+
+/** Mailed setup links are password-reset tokens, so they expire as those do. */
+const SETUP_LINK_MINUTES = 60;
+
+/** Users of the application API: list, lookup, create (with the welcome mail), update, delete. */
+export class ApplicationUsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly repo: ApplicationUsersRepository,
+    private readonly resets: PasswordResetsRepository,
+    private readonly activity: ActivityService,
+    private readonly mailer: Mailer,
+    private readonly log: Logger,
+    private readonly appUrl: string,
+    private readonly siteName: () => string,
+  ) {}
+
+  list(params: ListParams) {
+    return this.repo.list(params);
+  }
+
+  async get(id: number): Promise<User> {
+    const user = await this.users.findById(id);
+    if (!user) throw errors.notFound();
+    return user;
+  }
+
+  async getByExternalId(externalId: string): Promise<User> {
+    const user = await this.repo.findByExternalId(externalId);
+    if (!user) throw errors.notFound();
+    return user;
+  }
+
+  private validate(body: unknown, exceptId?: number): Promise<UserBody> {
+    return validateBody<UserBody>(body, RULES, LABELS, {
+      external_id: unique((v) => this.repo.externalIdTaken(String(v), exceptId)),
+      email: unique((v) => this.users.emailTaken(String(v), exceptId)),
+      username: unique((v) => this.users.usernameTaken(String(v), exceptId)),
+    });
+  }
+
+  async create(body: unknown, actor: ActivityActor): Promise<User> {
+    const input = await this.validate(body);
+    const now = nowIso();
+    const user = await this.users.insert({
+      uuid: randomUUID(),
+      external_id: input.external_id ?? null,
+      username: input.username.toLowerCase(),
+      email: input.email.toLowerCase(),
+      name_first: input.first_name,
+      name_last: input.last_name,
+      password: await hashPassword(input.password ?? randomAlnum(48)),
+      language: input.language ?? 'en',
+      root_admin: flag(input.root_admin),
+      use_totp: 0,
+      totp_secret: null,
+      totp_authenticated_at: null,
+      totp_last_step: null,
+      gravatar: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    await this.activity.log('user:create', actor, [{ type: 'user', id: user.id }], {
+      username: user.username,
+    });
+    await this.sendWelcome(user, !input.password);
+    return user;
+  }
+
+  /** PATCH replaces the whole record: required fields are required again; no password keeps it. */
+  async update(id: number, body: unknown, actor: ActivityActor): Promise<User> {
+    const user = await this.get(id);
+    const input = await this.validate(body, user.id);
+    await this.users.update(user.id, {
+      external_id: 'external_id' in input ? (input.external_id ?? null) : user.external_id,
+      username: input.username.toLowerCase(),
+      email: input.email.toLowerCase(),
+      name_first: input.first_name,
+      name_last: input.last_name,
+      ...(input.password ? { password: await hashPassword(input.password) } : {}),
+      language: input.language ?? user.language,
+      root_admin: input.root_admin === undefined ? user.root_admin : flag(input.root_admin),
+      updated_at: nowIso(),
+    });
+    await this.activity.log('user:update', actor, [{ type: 'user', id: user.id }], {
+      password_changed: Boolean(input.password),
+    });
+    return this.get(user.id);
+  }
+
+  async delete(id: number, actor: ActivityActor): Promise<void> {
+    const user = await this.get(id);
+    if (await this.repo.ownsServers(user.id)) {
+      throw errors.display(
+        'Cannot delete a user with active servers attached to their account. Please delete their servers before continuing.',
+      );
+    }
+    await this.repo.delete(user.id);
+    await this.activity.log('user:delete', actor, [], { id: user.id, username: user.username });
+  }
+
+  /**
+   * "Your account was created" mail; without a chosen password it carries a link to set one (a
+   * password-reset token). A mail failure is logged, not reported: the account exists either way.
+   */
+  private async sendWelcome(user: User, withSetupLink: boolean): Promise<void> {
+    const lines = [
+      `Hello ${user.name_first || user.username},`,
+      '',
+      `An account was created for you on ${this.siteName()}.`,
+      '',
+      `Username: ${user.username}`,
+      `Email: ${user.email}`,
+      `Panel: ${this.appUrl}`,
+    ];
+    try {
+      if (withSetupLink) {
+        const token = randomAlnum(64);
+        await this.resets.insert(user.email, sha256Hex(token), nowIso());
+        const link = `${this.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
+        lines.push(
+          '',
+          'To choose your password, open this link:',
+          '',
+          link,
+          '',
+          `The link works once, for ${SETUP_LINK_MINUTES} minutes. Afterwards, use "Forgot password?" on the sign-in page.`,
+        );
+      }
+      await this.mailer.send({
+        to: user.email,
+        subject: `${this.siteName()}: your account`,
+        text: lines.join('\n'),
+      });
+    } catch (e) {
+      this.log.warn({ err: e, userId: user.id }, 'The account mail could not be sent');
+    }
+  }
+}
