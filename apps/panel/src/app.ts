@@ -10,13 +10,15 @@ import { accountRoutes } from './modules/account/account.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
-import { serverListRoutes } from './modules/servers/server-list.routes.ts';
+import { serverRoutes } from './modules/servers/servers.routes.ts';
+import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { applicationLocationRoutes } from './modules/locations/locations.routes.ts';
 import { applicationAllocationRoutes } from './modules/nodes/allocations.routes.ts';
 import { applicationNodeRoutes } from './modules/nodes/nodes.routes.ts';
 import { applicationUserRoutes } from './modules/users/users.application.routes.ts';
+import { remoteRoutes } from './remote/remote.routes.ts';
 import { webRoutes } from './web/shell.ts';
 
 export interface BuildOptions {
@@ -84,7 +86,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     apiKeyRoutes(client, ctx);
     sshKeyRoutes(client, ctx);
     activityRoutes(client, ctx);
-    serverListRoutes(client, ctx);
+    serverRoutes(client, ctx);
   });
 
   await app.register(async (application) => {
@@ -93,11 +95,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationLocationRoutes(application, ctx);
     applicationNodeRoutes(application, ctx);
     applicationAllocationRoutes(application, ctx);
+    applicationServerRoutes(application, ctx);
     // Last: unknown application routes get the not-found answer after authentication.
     application.all('/api/application/*', async (req) => {
       throw errors.notFound(`The route ${(req.url.split('?')[0] ?? '').slice(1)} could not be found.`);
     });
   });
+
+  await app.register(async (remote) => remoteRoutes(remote, ctx));
 
   await webRoutes(app, ctx, opts.webDist);
   return app;

@@ -28,6 +28,11 @@ import { ApplicationUsersRepository } from './modules/users/users.application.re
 import { ApplicationUsersService } from './modules/users/users.application.service.ts';
 import { EggsRepository } from './modules/eggs/eggs.repository.ts';
 import { EggsService } from './modules/eggs/eggs.service.ts';
+import { DaemonClient } from './daemon-client/daemon-client.ts';
+import { ServersRepository } from './modules/servers/servers.repository.ts';
+import { ServersService } from './modules/servers/servers.service.ts';
+import { ServerCreationService } from './modules/servers/server-creation.service.ts';
+import { ServerManagementService } from './modules/servers/server-management.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -60,6 +65,7 @@ function createRepositories(db: Db) {
     nodes: new NodesRepository(db.db),
     allocations: new AllocationsRepository(db.db),
     eggs: new EggsRepository(db.db),
+    servers: new ServersRepository(db.db),
   };
 }
 
@@ -72,6 +78,7 @@ function createServices(
 ) {
   const siteName = () => config.appName;
   const activity = new ActivityService(repos.activity);
+  const daemon = new DaemonClient(config.appKey);
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   return {
@@ -92,6 +99,9 @@ function createServices(
     twoFactor,
     users: new UsersService(repos.users),
     eggs: new EggsService(repos.eggs),
+    servers: new ServersService(repos.servers, daemon, activity, config),
+    serverCreation: new ServerCreationService(repos.servers, repos.users, repos.eggs, nodes, daemon, activity),
+    serverManagement: new ServerManagementService(repos.servers, daemon, activity),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),

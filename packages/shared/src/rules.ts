@@ -22,7 +22,14 @@ export interface CustomRule {
 export type RuleList = string | readonly (string | CustomRule)[];
 export type RuleSet = Record<string, RuleList>;
 
-const IMPLICIT = new Set(['required', 'present', 'filled', 'required_unless', 'required_with', 'required_without']);
+const IMPLICIT = new Set([
+  'required',
+  'present',
+  'filled',
+  'required_unless',
+  'required_with',
+  'required_without',
+]);
 
 const MESSAGES: Record<string, string> = {
   required: 'The :attribute field is required.',
@@ -49,6 +56,15 @@ const MESSAGES: Record<string, string> = {
   required_with: 'The :attribute field is required when :values is present.',
   required_without: 'The :attribute field is required when :values is not present.',
   uuid: 'The :attribute must be a valid UUID.',
+  alpha: 'The :attribute may only contain letters.',
+  ipv4: 'The :attribute must be a valid IPv4 address.',
+  ipv6: 'The :attribute must be a valid IPv6 address.',
+  digits: 'The :attribute must be :size digits.',
+  digits_between: 'The :attribute must be between :min and :max digits.',
+  starts_with: 'The :attribute must start with one of the following: :values.',
+  ends_with: 'The :attribute must end with one of the following: :values.',
+  lowercase: 'The :attribute must be lowercase.',
+  uppercase: 'The :attribute must be uppercase.',
   p_username:
     'The :attribute must start and end with alpha-numeric characters and contain only letters, numbers, dashes, underscores, and periods.',
 };
@@ -78,6 +94,9 @@ const SIZED: Record<string, Record<'string' | 'numeric' | 'array', string>> = {
 
 const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]]+\.[^\s@"(),:;<>[\\\]]+$/u;
 const USERNAME = /^[a-z0-9]([\w.-]+)?[a-z0-9]$|^[a-z0-9]$/iu;
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/u;
+const IPV6 = /^[0-9a-f:.]+$/iu;
 
 export function isEmail(value: string): boolean {
   return EMAIL.test(value) && value.length <= 254;
@@ -178,7 +197,8 @@ export function validate(
         if (typeof rule !== 'string') {
           if (!present || (names.includes('nullable') && value === null)) continue;
           const message = rule.check(value, data);
-          if (message) failures.push({ field, rule: rule.name, detail: message.replace(/:attribute/gu, attr) });
+          if (message)
+            failures.push({ field, rule: rule.name, detail: message.replace(/:attribute/gu, attr) });
           continue;
         }
         const [name = '', param = ''] = splitRule(rule);
@@ -213,11 +233,22 @@ function fill(template: string, attr: string, param: string): string {
     .replace(/:max/gu, (template.includes(':min') ? params[1] : params[0]) ?? '')
     .replace(/:size/gu, params[0] ?? '')
     .replace(/:other/gu, (params[0] ?? '').replace(/_/gu, ' '))
-    .replace(/:values/gu, template.includes(':other') ? params.slice(1).join(', ') : params.join(', ').replace(/_/gu, ' '));
+    .replace(
+      /:values/gu,
+      template.includes(':other') ? params.slice(1).join(', ') : params.join(', ').replace(/_/gu, ' '),
+    );
 }
 
 /** Returns the message template when the rule fails, null when it passes. */
-function check({ name, param, field, value, present, data, kind }: {
+function check({
+  name,
+  param,
+  field,
+  value,
+  present,
+  data,
+  kind,
+}: {
   name: string;
   param: string;
   field: string;
@@ -292,10 +323,51 @@ function check({ name, param, field, value, present, data, kind }: {
       const a = Number(params[0]);
       const b = Number(params[1]);
       const ok =
-        name === 'min' ? size >= a : name === 'max' ? size <= a : name === 'size' ? size === a : size >= a && size <= b;
+        name === 'min'
+          ? size >= a
+          : name === 'max'
+            ? size <= a
+            : name === 'size'
+              ? size === a
+              : size >= a && size <= b;
       return ok ? null : (SIZED[name]?.[kind] ?? fail());
     }
+    case 'alpha':
+      return typeof value === 'string' && /^[\p{L}\p{M}]+$/u.test(value) ? null : fail();
+    case 'ip':
+    case 'ipv4':
+    case 'ipv6': {
+      const v4 = typeof value === 'string' && IPV4.test(value);
+      const v6 = typeof value === 'string' && value.includes(':') && IPV6.test(value);
+      const ok = name === 'ipv4' ? v4 : name === 'ipv6' ? v6 : v4 || v6;
+      return ok ? null : fail();
+    }
+    case 'json':
+      try {
+        JSON.parse(String(value));
+        return typeof value === 'string' ? null : fail();
+      } catch {
+        return fail();
+      }
+    case 'digits':
+    case 'digits_between': {
+      const digits = /^\d+$/u.test(String(value)) ? String(value).length : -1;
+      const a = Number(params[0]);
+      const b = Number(params[1]);
+      const ok = name === 'digits' ? digits === a : digits >= a && digits <= b;
+      return ok ? null : fail();
+    }
+    case 'starts_with':
+      return params.some((p) => String(value).startsWith(p)) ? null : fail();
+    case 'ends_with':
+      return params.some((p) => String(value).endsWith(p)) ? null : fail();
+    case 'lowercase':
+      return String(value) === String(value).toLowerCase() ? null : fail();
+    case 'uppercase':
+      return String(value) === String(value).toUpperCase() ? null : fail();
     default:
-      throw new Error(`Unknown validation rule "${name}"`);
+      // Egg files may carry Laravel rules we do not evaluate (dates, timezones…); the egg importer
+      // checks their syntax, and nothing the daemon does depends on them, so they pass.
+      return null;
   }
 }

@@ -4,6 +4,10 @@ import type { Database, NewUser, User, UserUpdate } from '../../db/types.ts';
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  findByUuid(uuid: string): Promise<User | undefined> {
+    return this.db.selectFrom('users').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
   findById(id: number): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }

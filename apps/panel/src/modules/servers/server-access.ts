@@ -1,0 +1,66 @@
+import { ADMIN_SOCKET_PERMISSIONS, can, WILDCARD } from '@talon/shared';
+import type { Server, User } from '../../db/types.ts';
+import { errors, HttpError } from '../../http/errors.ts';
+import type { ServersRepository } from './servers.repository.ts';
+
+/** What the caller may do on one server, resolved once per request. */
+export interface ServerAccess {
+  server: Server;
+  user: User;
+  isOwner: boolean;
+  /** `['*']` for the owner and root admins, else the subuser's stored keys */
+  permissions: string[];
+}
+
+/**
+ * The server-access guard (DESIGN.md §4): owner, root admin or subuser, else 404 so ids cannot be
+ * probed.
+ */
+export async function resolveServerAccess(
+  repo: ServersRepository,
+  user: User,
+  identifier: string,
+): Promise<ServerAccess> {
+  const server = await repo.findByIdentifier(identifier);
+  if (!server) throw errors.notFound();
+  const isOwner = server.owner_id === user.id;
+  if (isOwner || user.root_admin === 1) return { server, user, isOwner, permissions: [WILDCARD] };
+  const subuser = await repo.findSubuser(server.id, user.id);
+  if (!subuser) throw errors.notFound('The requested resource does not exist on this server.');
+  return { server, user, isOwner, permissions: JSON.parse(subuser.permissions) as string[] };
+}
+
+export function requirePermission(access: ServerAccess, permission: string): void {
+  if (!can(access.permissions, permission)) throw errors.forbidden();
+}
+
+/** The permissions put into a websocket token: root admins also get the admin-only streams. */
+export function socketPermissions(access: ServerAccess): string[] {
+  return access.user.root_admin === 1
+    ? [...access.permissions, ...ADMIN_SOCKET_PERMISSIONS]
+    : access.permissions;
+}
+
+export type Conflict = 'suspended' | 'maintenance' | 'installing' | 'restoring' | 'transferring';
+
+const CONFLICT_TEXT: Record<Conflict, string> = {
+  suspended: 'This server is currently suspended and the functionality requested is unavailable.',
+  maintenance:
+    'The node of this server is currently under maintenance and the functionality requested is unavailable.',
+  installing: 'This server has not yet completed its installation process, please try again later.',
+  restoring: 'This server is currently restoring from a backup, please try again later.',
+  transferring: 'This server is currently being transferred to a new machine, please try again later.',
+};
+
+/** The first reason the server cannot be used right now, or null. */
+export function serverConflict(server: Server, nodeInMaintenance: boolean): Conflict | null {
+  if (server.status === 'suspended') return 'suspended';
+  if (nodeInMaintenance) return 'maintenance';
+  if (server.status === 'installing' || server.status === 'install_failed') return 'installing';
+  if (server.status === 'restoring_backup') return 'restoring';
+  return null;
+}
+
+export function conflictError(conflict: Conflict): HttpError {
+  return new HttpError(409, 'ServerStateConflictException', CONFLICT_TEXT[conflict]);
+}

@@ -1,0 +1,67 @@
+import type { Server } from '../../db/types.ts';
+import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
+import { errors, HttpError } from '../../http/errors.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { ServersRepository } from './servers.repository.ts';
+
+/** What operators do to a server as a whole: suspend, reinstall, delete. */
+export class ServerManagementService {
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly daemon: DaemonClient,
+    private readonly activity: ActivityService,
+  ) {}
+
+  async get(id: number): Promise<Server> {
+    const server = await this.servers.findById(id);
+    if (!server) throw errors.notFound();
+    return server;
+  }
+
+  private async node(server: Server) {
+    const node = await this.servers.findNode(server.node_id);
+    if (!node) throw errors.notFound();
+    return node;
+  }
+
+  /** Idempotent; the daemon is told at once, and the change is undone if it cannot be told. */
+  async setSuspended(server: Server, suspended: boolean, actor: ActivityActor): Promise<void> {
+    if ((server.status === 'suspended') === suspended) return;
+    const previous = server.status;
+    await this.servers.update(server.id, { status: suspended ? 'suspended' : null, updated_at: nowIso() });
+    try {
+      await this.daemon.sync(await this.node(server), server.uuid);
+    } catch (e) {
+      await this.servers.update(server.id, { status: previous });
+      throw e;
+    }
+    await this.activity.log(suspended ? 'server:suspend' : 'server:unsuspend', actor, [
+      { type: 'server', id: server.id },
+    ]);
+  }
+
+  async reinstall(server: Server, actor: ActivityActor): Promise<void> {
+    const previous = server.status;
+    await this.servers.update(server.id, { status: 'installing', updated_at: nowIso() });
+    try {
+      await this.daemon.reinstall(await this.node(server), server.uuid);
+    } catch (e) {
+      await this.servers.update(server.id, { status: previous });
+      throw e;
+    }
+    await this.activity.log('server:reinstall', actor, [{ type: 'server', id: server.id }]);
+  }
+
+  /** The daemon forgets the server first (a daemon that no longer knows it is fine); `force` ignores daemon errors. */
+  async delete(server: Server, force: boolean, actor: ActivityActor): Promise<void> {
+    try {
+      await this.daemon.deleteServer(await this.node(server), server.uuid);
+    } catch (e) {
+      const gone = e instanceof HttpError && e.status === 404;
+      if (!gone && !force) throw e;
+    }
+    await this.servers.delete(server.id);
+    await this.activity.log('server:delete', actor, [], { uuid: server.uuid, name: server.name });
+  }
+}

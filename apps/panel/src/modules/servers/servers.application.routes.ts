@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { activityActor } from '../../http/context.ts';
+import { item, paginated } from '../../http/envelope.ts';
+import { errors } from '../../http/errors.ts';
+import type { Server } from '../../db/types.ts';
+import { acl } from '../application/acl.ts';
+import { listParams, type ListSpec } from '../application/listing.ts';
+import { pathId, requestUrl } from '../application/urls.ts';
+import { applicationServerAttributes } from './servers.application.presenter.ts';
+
+const LIST: ListSpec = {
+  filters: {
+    uuid: { column: 'uuid' },
+    uuidShort: { column: 'uuid_short' },
+    name: { column: 'name' },
+    description: { column: 'description' },
+    image: { column: 'image' },
+    external_id: { column: 'external_id' },
+  },
+  sorts: { id: 'id', uuid: 'uuid' },
+};
+
+type IdRoute = { Params: { id: string } };
+type IdRequest = FastifyRequest<IdRoute>;
+
+/** /api/application/servers (reference §5.5). */
+export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { repositories, services } = ctx;
+  const preHandler = acl('r_servers');
+  const present = async (server: Server) =>
+    applicationServerAttributes(await repositories.servers.bundle(server));
+  const byId = (req: IdRequest) => services.serverManagement.get(pathId(req.params.id));
+
+  app.get('/api/application/servers', { preHandler }, async (req) => {
+    const params = listParams(req.query as Record<string, unknown>, LIST);
+    const { rows, total } = await repositories.servers.applicationList(params);
+    const data = await Promise.all(rows.map(present));
+    return paginated('server', data, total, params.page, requestUrl(req), false);
+  });
+
+  app.get('/api/application/servers/external/:externalId', { preHandler }, async (req) => {
+    const { externalId } = req.params as { externalId: string };
+    const server = await repositories.servers.findByExternalId(externalId);
+    if (!server) throw errors.notFound();
+    return item('server', await present(server));
+  });
+
+  app.get<IdRoute>('/api/application/servers/:id', { preHandler }, async (req: IdRequest) =>
+    item('server', await present(await byId(req))),
+  );
+
+  app.post('/api/application/servers', { preHandler }, async (req, reply) => {
+    const server = await services.serverCreation.create(req.body, activityActor(req));
+    return reply.code(201).send(item('server', await present(server)));
+  });
+
+  const action =
+    (run: (server: Server, req: IdRequest) => Promise<void>) =>
+    async (req: IdRequest, reply: FastifyReply) => {
+      await run(await byId(req), req);
+      return reply.code(204).send();
+    };
+
+  app.post<IdRoute>(
+    '/api/application/servers/:id/suspend',
+    { preHandler },
+    action((s, req) => services.serverManagement.setSuspended(s, true, activityActor(req))),
+  );
+  app.post<IdRoute>(
+    '/api/application/servers/:id/unsuspend',
+    { preHandler },
+    action((s, req) => services.serverManagement.setSuspended(s, false, activityActor(req))),
+  );
+  app.post<IdRoute>(
+    '/api/application/servers/:id/reinstall',
+    { preHandler },
+    action((s, req) => services.serverManagement.reinstall(s, activityActor(req))),
+  );
+  app.delete<IdRoute>(
+    '/api/application/servers/:id',
+    { preHandler },
+    action((s, req) => services.serverManagement.delete(s, false, activityActor(req))),
+  );
+  app.delete<IdRoute>(
+    '/api/application/servers/:id/force',
+    { preHandler },
+    action((s, req) => services.serverManagement.delete(s, true, activityActor(req))),
+  );
+}

@@ -1,0 +1,290 @@
+import type { Expression, ExpressionBuilder, Insertable, Kysely, SqlBool } from 'kysely';
+import { page, type ListParams } from '../application/listing.ts';
+import type {
+  Allocation,
+  Database,
+  Egg,
+  EggVariable,
+  Location,
+  Node,
+  Server,
+  ServersTable,
+  Subuser,
+} from '../../db/types.ts';
+
+export interface ServerVariableValue {
+  variable: EggVariable;
+  /** null when the server never set it */
+  value: string | null;
+}
+
+/** Everything a server's pages and configuration document are built from. */
+export interface ServerBundle {
+  server: Server;
+  node: Node;
+  location: Location;
+  egg: Egg;
+  allocations: Allocation[];
+  variables: ServerVariableValue[];
+}
+
+export type ListScope =
+  | { kind: 'member'; userId: number }
+  | { kind: 'owner'; userId: number }
+  | { kind: 'others'; userId: number }
+  | { kind: 'all' };
+
+export class ServersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** `{server}` of the client API: the 8-character identifier or the full uuid. */
+  findByIdentifier(identifier: string): Promise<Server | undefined> {
+    const column = identifier.length === 8 ? 'uuid_short' : 'uuid';
+    return this.db.selectFrom('servers').selectAll().where(column, '=', identifier).executeTakeFirst();
+  }
+
+  findByExternalId(externalId: string): Promise<Server | undefined> {
+    return this.db.selectFrom('servers').selectAll().where('external_id', '=', externalId).executeTakeFirst();
+  }
+
+  /** The application API list: filters, sorts and a page (reference §1.5). */
+  applicationList(params: ListParams): Promise<{ rows: Server[]; total: number }> {
+    return page(this.db.selectFrom('servers').selectAll(), params, 'id');
+  }
+
+  findById(id: number): Promise<Server | undefined> {
+    return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByUuidOnNode(uuid: string, nodeId: number): Promise<Server | undefined> {
+    return this.db
+      .selectFrom('servers')
+      .selectAll()
+      .where('uuid', '=', uuid)
+      .where('node_id', '=', nodeId)
+      .executeTakeFirst();
+  }
+
+  findSubuser(serverId: number, userId: number): Promise<Subuser | undefined> {
+    return this.db
+      .selectFrom('subusers')
+      .selectAll()
+      .where('server_id', '=', serverId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  findNodeByTokenId(tokenId: string): Promise<Node | undefined> {
+    return this.db.selectFrom('nodes').selectAll().where('daemon_token_id', '=', tokenId).executeTakeFirst();
+  }
+
+  findNode(id: number): Promise<Node | undefined> {
+    return this.db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async bundle(server: Server): Promise<ServerBundle> {
+    const [node, egg, allocations, variables] = await Promise.all([
+      this.db.selectFrom('nodes').selectAll().where('id', '=', server.node_id).executeTakeFirstOrThrow(),
+      this.db.selectFrom('eggs').selectAll().where('id', '=', server.egg_id).executeTakeFirstOrThrow(),
+      this.db
+        .selectFrom('allocations')
+        .selectAll()
+        .where('server_id', '=', server.id)
+        .orderBy('id')
+        .execute(),
+      this.variableValues(server.id, server.egg_id),
+    ]);
+    const location = await this.db
+      .selectFrom('locations')
+      .selectAll()
+      .where('id', '=', node.location_id)
+      .executeTakeFirstOrThrow();
+    return { server, node, location, egg, allocations, variables };
+  }
+
+  async variableValues(serverId: number, eggId: number): Promise<ServerVariableValue[]> {
+    const rows = await this.db
+      .selectFrom('egg_variables as v')
+      .leftJoin('server_variables as sv', (join) =>
+        join.onRef('sv.variable_id', '=', 'v.id').on('sv.server_id', '=', serverId),
+      )
+      .selectAll('v')
+      .select('sv.variable_value')
+      .where('v.egg_id', '=', eggId)
+      .orderBy('v.id')
+      .execute();
+    return rows.map(({ variable_value, ...variable }) => ({ variable, value: variable_value }));
+  }
+
+  /** Servers a user may list, newest last, with an optional multi-field search term. */
+  async list(scope: ListScope, opts: { search?: string; offset: number; limit: number }) {
+    let q = this.db.selectFrom('servers');
+    if (scope.kind !== 'all') {
+      const userId = scope.userId;
+      const memberOf = this.db.selectFrom('subusers').select('server_id').where('user_id', '=', userId);
+      if (scope.kind === 'owner') q = q.where('servers.owner_id', '=', userId);
+      if (scope.kind === 'member') {
+        q = q.where((eb) => eb.or([eb('servers.owner_id', '=', userId), eb('servers.id', 'in', memberOf)]));
+      }
+      if (scope.kind === 'others') {
+        q = q.where('servers.owner_id', '!=', userId).where('servers.id', 'not in', memberOf);
+      }
+    }
+    const term = opts.search;
+    if (term) q = q.where((eb) => this.search(eb, term));
+    const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    const rows = await q
+      .selectAll('servers')
+      .orderBy('servers.id')
+      .offset(opts.offset)
+      .limit(opts.limit)
+      .execute();
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  /**
+   * `filter[*]`: an address (`1.2.3.4`, `1.2.3.4:25565`, `:25565`) matches through allocations;
+   * anything else matches the uuid (exact or prefix), short id, external id or part of the name.
+   */
+  private search(eb: ExpressionBuilder<Database, 'servers'>, term: string): Expression<SqlBool> {
+    const address = /^(\d{1,3}(?:\.\d{1,3}){3})?(?::(\d{1,5}))?$/u.exec(term);
+    if (address && (address[1] || address[2])) {
+      const [, ip, port] = address;
+      let sub = this.db.selectFrom('allocations').select('server_id').where('server_id', 'is not', null);
+      if (ip) sub = sub.where('ip', '=', ip);
+      if (port) sub = sub.where((a) => a(a.cast('port', 'varchar(5)'), 'like', `${port}%`));
+      return eb('servers.id', 'in', sub);
+    }
+    const escaped = term.replace(/[\\%_]/gu, (c) => `\\${c}`);
+    return eb.or([
+      eb('servers.uuid', '=', term),
+      eb('servers.uuid', 'like', `${escaped}%`),
+      eb('servers.uuid_short', '=', term),
+      eb('servers.external_id', '=', term),
+      eb(eb.fn('lower', ['servers.name']), 'like', `%${escaped.toLowerCase()}%`),
+    ]);
+  }
+
+  async listForNode(nodeId: number, offset: number, limit: number) {
+    const total = await this.db
+      .selectFrom('servers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('node_id', '=', nodeId)
+      .executeTakeFirst();
+    const rows = await this.db
+      .selectFrom('servers')
+      .selectAll()
+      .where('node_id', '=', nodeId)
+      .orderBy('id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  findAllocations(ids: number[]): Promise<Allocation[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('allocations').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** Unassigned allocations on the given nodes, optionally only on the given ports. */
+  freeAllocations(nodeIds: number[], ports: number[] | null): Promise<Allocation[]> {
+    if (nodeIds.length === 0) return Promise.resolve([]);
+    let q = this.db
+      .selectFrom('allocations')
+      .selectAll()
+      .where('node_id', 'in', nodeIds)
+      .where('server_id', 'is', null);
+    if (ports) q = q.where('port', 'in', ports.length > 0 ? ports : [-1]);
+    return q.orderBy('id').execute();
+  }
+
+  /** Node and IP pairs that already have an assigned allocation (for dedicated-IP deployments). */
+  async usedAddresses(nodeIds: number[]): Promise<Set<string>> {
+    if (nodeIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('allocations')
+      .select(['node_id', 'ip'])
+      .where('node_id', 'in', nodeIds)
+      .where('server_id', 'is not', null)
+      .execute();
+    return new Set(rows.map((r) => `${r.node_id}|${r.ip}`));
+  }
+
+  shortIdTaken(short: string): Promise<Server | undefined> {
+    return this.db.selectFrom('servers').selectAll().where('uuid_short', '=', short).executeTakeFirst();
+  }
+
+  externalIdTaken(externalId: string, exceptId?: number): Promise<Server | undefined> {
+    let q = this.db.selectFrom('servers').selectAll().where('external_id', '=', externalId);
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    return q.executeTakeFirst();
+  }
+
+  async update(id: number, values: Partial<Omit<Server, 'id'>>): Promise<void> {
+    await this.db.updateTable('servers').set(values).where('id', '=', id).execute();
+  }
+
+  /** Servers of a node left `installing` or `restoring_backup` by a daemon that restarted. */
+  async resetStuck(nodeId: number, at: string): Promise<void> {
+    await this.db
+      .updateTable('servers')
+      .set({ status: null, updated_at: at })
+      .where('node_id', '=', nodeId)
+      .where('status', 'in', ['installing', 'restoring_backup'])
+      .execute();
+  }
+
+  /** Inserts a server, assigns its allocations and stores its variables, in one transaction. */
+  async create(
+    row: Insertable<ServersTable>,
+    allocationIds: number[],
+    variables: { variableId: number; value: string }[],
+  ): Promise<Server> {
+    return this.db.transaction().execute(async (trx) => {
+      const server = await trx.insertInto('servers').values(row).returningAll().executeTakeFirstOrThrow();
+      const assigned = await trx
+        .updateTable('allocations')
+        .set({ server_id: server.id, updated_at: row.created_at })
+        .where('id', 'in', allocationIds)
+        .where('server_id', 'is', null)
+        .executeTakeFirst();
+      if (Number(assigned.numUpdatedRows) !== allocationIds.length) {
+        throw new AllocationTakenError();
+      }
+      if (variables.length > 0) {
+        await trx
+          .insertInto('server_variables')
+          .values(
+            variables.map((v) => ({
+              server_id: server.id,
+              variable_id: v.variableId,
+              variable_value: v.value,
+              created_at: row.created_at,
+              updated_at: row.created_at,
+            })),
+          )
+          .execute();
+      }
+      return server;
+    });
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('allocations')
+        .set({ server_id: null, notes: null })
+        .where('server_id', '=', id)
+        .execute();
+      await trx.deleteFrom('servers').where('id', '=', id).execute();
+    });
+  }
+}
+
+/** Another request took an allocation between choosing and assigning it. */
+export class AllocationTakenError extends Error {
+  constructor() {
+    super('An allocation was assigned to another server at the same time.');
+  }
+}
