@@ -53,13 +53,21 @@ export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
     const query = req.query as Query;
     const ids = locationIds(query);
     const input = check<{ memory: string; disk: string; page?: string }>(
-      { memory: query.memory, disk: query.disk, page: query.page, ...(ids ? { location_ids: ids } : {}) },
+      // Absent parameters stay absent, so `sometimes` rules skip them.
+      Object.fromEntries(
+        Object.entries({
+          memory: query.memory,
+          disk: query.disk,
+          page: query.page,
+          location_ids: ids ?? undefined,
+        }).filter(([, v]) => v !== undefined),
+      ),
       {
         memory: 'required|integer|min:0',
         disk: 'required|integer|min:0',
         location_ids: 'sometimes|array',
         'location_ids.*': 'integer',
-        page: 'nullable|integer',
+        page: 'sometimes|nullable|integer',
       },
     );
     const viable = await nodes.viable({
