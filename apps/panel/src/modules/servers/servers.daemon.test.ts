@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuiltInEggs } from '../../bootstrap.ts';
+import type { Egg, User } from '../../db/types.ts';
+import { KEY_TYPE, APPLICATION_RESOURCES } from '../api-keys/api-keys.service.ts';
+import { firstError, TestClient } from '../../test-support/client.ts';
+import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
+import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { TestSocket } from '../../test-support/socket.ts';
+
+// Panel ⇄ daemon through real HTTP on loopback: a real daemon process installs and runs the
+// built-in Node.js game server as a real, confined process.
+let panel: TestPanel;
+let daemon: TestDaemon;
+let owner: User;
+let egg: Egg;
+let app: TestClient;
+let client: TestClient;
+
+async function waitUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  ms = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function serverBody(allocation: number, extra: Record<string, unknown> = {}) {
+  return {
+    name: 'Integration world',
+    user: owner.id,
+    egg: egg.id,
+    docker_image: 'talon/host-node:20',
+    startup: 'node server.js',
+    environment: { MAX_PLAYERS: '4', MOTD: 'hello there', WORLD_NAME: 'itest' },
+    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
+    feature_limits: { databases: 0, allocations: 1, backups: 0 },
+    allocation: { default: allocation },
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  panel = await startTestPanel();
+  daemon = await startTestDaemon(panel.ctx);
+  await ensureBuiltInEggs(panel.ctx);
+  egg = await panel.ctx.db.db
+    .selectFrom('eggs')
+    .selectAll()
+    .where('name', 'like', '%Game Server%')
+    .executeTakeFirstOrThrow();
+  const admin = await panel.createUser({ admin: true });
+  const key = await panel.ctx.services.apiKeys.create(
+    admin,
+    KEY_TYPE.application,
+    { description: 'integration' },
+    Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3])),
+  );
+  app = TestClient.withKey(panel.url, key.key.identifier + key.secret);
+  owner = await panel.createUser({ password: 'hunter2hunter2' });
+  client = new TestClient(panel.url);
+  await client.login(owner.username, 'hunter2hunter2');
+}, 120_000);
+
+afterAll(async () => {
+  await daemon?.stop();
+  await panel?.close();
+});
+
+const freeAllocation = async () =>
+  (
+    await panel.ctx.db.db
+      .selectFrom('allocations')
+      .select('id')
+      .where('node_id', '=', daemon.node.id)
+      .where('server_id', 'is', null)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+
+describe('a server from create to stop, through the panel and a real daemon', () => {
+  it('creates, installs, starts, runs a command, stops', async () => {
+    const created = await app.post('/api/application/servers', serverBody(await freeAllocation()));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.attributes).toMatchObject({
+      name: 'Integration world',
+      status: 'installing',
+      user: owner.id,
+    });
+    const id: string = created.body.attributes.identifier;
+
+    const details = await waitUntil(
+      'installation',
+      () => client.get(`/api/client/servers/${id}`),
+      (r) => r.status === 200 && r.body.attributes.status === null,
+    );
+    expect(details.body.meta).toEqual({ is_server_owner: true, user_permissions: ['*'] });
+    expect(details.body.attributes.invocation).toBe('node server.js');
+
+    const credentials = await client.get(`/api/client/servers/${id}/websocket`);
+    expect(credentials.status).toBe(200);
+    const socket = await TestSocket.open(credentials.body.data.socket, panel.url);
+    socket.send('auth', credentials.body.data.token);
+    await socket.waitFor((m) => m.event === 'auth success');
+
+    const beforeStart = socket.mark();
+    expect((await client.post(`/api/client/servers/${id}/power`, { signal: 'start' })).status).toBe(204);
+    await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 30_000, beforeStart);
+
+    expect(
+      (await client.post(`/api/client/servers/${id}/command`, { command: 'say integration-hello' })).status,
+    ).toBe(204);
+    await socket.waitFor(
+      (m) => m.event === 'console output' && (m.args?.[0] ?? '').includes('integration-hello'),
+    );
+
+    // The daemon samples about once a second; wait for the first sample after the start.
+    const stats = await waitUntil(
+      'resource figures',
+      () => client.get(`/api/client/servers/${id}/resources`),
+      (r) => r.status !== 200 || r.body.attributes.resources.memory_bytes > 0,
+      10_000,
+    );
+    expect(stats.status).toBe(200);
+    expect(stats.body.attributes.current_state).toBe('running');
+    expect(stats.body.attributes.resources.memory_bytes).toBeGreaterThan(1024 * 1024);
+    expect(stats.body.attributes.resources.uptime).toBeGreaterThan(0);
+
+    const beforeStop = socket.mark();
+    expect((await client.post(`/api/client/servers/${id}/power`, { signal: 'stop' })).status).toBe(204);
+    await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'stopping', 30_000, beforeStop);
+    await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 30_000, beforeStop);
+    socket.close();
+
+    const stopped = await client.post(`/api/client/servers/${id}/command`, { command: 'say nobody' });
+    expect(stopped.status).toBe(502);
+    expect(firstError(stopped).code).toBe('DaemonConnectionException');
+  });
+
+  it('refuses power and console while suspended (409), and works again after unsuspending', async () => {
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(await freeAllocation(), { name: 'Suspend me' }),
+    );
+    expect(created.status, created.text).toBe(201);
+    const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
+    await waitUntil(
+      'installation',
+      () => client.get(`/api/client/servers/${identifier}`),
+      (r) => r.body.attributes.status === null,
+    );
+
+    expect((await app.post(`/api/application/servers/${internalId}/suspend`)).status).toBe(204);
+    const refused = await client.post(`/api/client/servers/${identifier}/power`, { signal: 'start' });
+    expect(refused.status).toBe(409);
+    expect(firstError(refused)).toEqual({
+      code: 'ServerStateConflictException',
+      status: '409',
+      detail: 'This server is currently suspended and the functionality requested is unavailable.',
+    });
+    expect((await client.get(`/api/client/servers/${identifier}/websocket`)).status).toBe(409);
+    expect((await app.post(`/api/application/servers/${internalId}/unsuspend`)).status).toBe(204);
+    expect((await client.get(`/api/client/servers/${identifier}/resources`)).status).toBe(200);
+
+    expect((await app.delete(`/api/application/servers/${internalId}`)).status).toBe(204);
+    expect((await client.get(`/api/client/servers/${identifier}`)).status).toBe(404);
+  });
+
+  it('hides servers from users with no relation to them', async () => {
+    const stranger = new TestClient(panel.url);
+    const user = await panel.createUser({ password: 'hunter2hunter2' });
+    await stranger.login(user.username, 'hunter2hunter2');
+    const list = await client.get('/api/client');
+    const mine = list.body.data.map((s: any) => s.attributes.identifier as string);
+    expect(mine.length).toBeGreaterThan(0);
+    const probe = await stranger.get(`/api/client/servers/${mine[0]}`);
+    expect(probe.status).toBe(404);
+    expect((await stranger.get('/api/client')).body.data).toEqual([]);
+  });
+
+  it('answers a clear 5xx naming the node when its daemon is down, without hanging', async () => {
+    const list = await client.get('/api/client');
+    const id = list.body.data[0].attributes.identifier as string;
+    await daemon.stop();
+    const res = await client.get(`/api/client/servers/${id}/resources`);
+    expect(res.status).toBe(504);
+    expect(firstError(res).code).toBe('DaemonConnectionException');
+    expect(firstError(res).detail).toContain('node "Local"');
+  });
+});

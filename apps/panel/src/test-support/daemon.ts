@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import { DaemonClient } from '../daemon-client/daemon-client.ts';
+import type { Node } from '../db/types.ts';
+import { ensureLocalNode, writeDaemonConfig } from '../embedded/local-node.ts';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface TestDaemon {
+  node: Node;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A real daemon process for a panel: the local node (with a few allocations on 127.0.0.1), its
+ * configuration file, and `apps/daemon/src/main.ts` started on it. Resolves once it answers HTTP.
+ */
+export async function startTestDaemon(ctx: AppContext, allocations = 5): Promise<TestDaemon> {
+  const first = 30000 + Math.floor(Math.random() * 20000);
+  const { node } = await ensureLocalNode(ctx, {
+    daemonPort: await freePort(),
+    sftpPort: await freePort(),
+    ports: [first, first + allocations - 1],
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'talon-daemon-'));
+  const config = writeDaemonConfig(ctx, node, dir);
+  const child = spawn(
+    path.join(root, 'node_modules/.bin/tsx'),
+    ['apps/daemon/src/main.ts', '--config', config],
+    {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
+  const client = new DaemonClient(ctx.config.appKey);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.system(node);
+      break;
+    } catch (e) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`daemon did not start: ${(e as Error).message}\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    node,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
