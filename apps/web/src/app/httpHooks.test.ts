@@ -30,6 +30,7 @@ describe('installed hooks', () => {
     );
     await http.get('/api/client').catch(() => undefined);
     expect(navigate).toHaveBeenCalledWith('/account', { state: { twoFactorRedirect: true } });
+    expect(useGlobalStore.getState().twoFactorRequired).toBe(true);
     expect(useGlobalStore.getState().progress).toBe(100);
 
     useGlobalStore.getState().setProgress(undefined);

@@ -20,6 +20,9 @@ interface GlobalState {
   flashes: FlashMessage[];
   progress: number | undefined;
   progressContinuous: boolean;
+  /** An API call answered TwoFactorAuthRequiredException (also when the server redirected). */
+  twoFactorRequired: boolean;
+  setTwoFactorRequired: (on: boolean) => void;
   setUser: (user: AccountUser | null) => void;
   updateUser: (patch: Partial<AccountUser>) => void;
   setPermissions: (permissions: Record<string, unknown>) => void;
@@ -39,6 +42,8 @@ export const useGlobalStore = create<GlobalState>((set) => ({
   flashes: [],
   progress: undefined,
   progressContinuous: false,
+  twoFactorRequired: false,
+  setTwoFactorRequired: (twoFactorRequired) => set({ twoFactorRequired }),
   setUser: (user) => set({ user }),
   updateUser: (patch) => set((s) => ({ user: s.user ? { ...s.user, ...patch } : s.user })),
   setPermissions: (permissions) => set({ permissions }),

@@ -1,5 +1,6 @@
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useGlobalStore } from '../../app/store.ts';
 import { ContentBox } from '../../components/ContentBox.tsx';
 import { MessageBox } from '../../components/MessageBox.tsx';
 import { PageContent } from '../../components/PageContent.tsx';
@@ -16,9 +17,14 @@ export function AccountOverviewPage() {
   const { t } = useTranslation('account');
   const location = useLocation();
   const state: unknown = location.state;
+  const required = useGlobalStore((s) => s.twoFactorRequired);
+  const enabled = useGlobalStore((s) => s.user?.useTotp ?? false);
+  // The flag comes from the SPA's own redirect (navigation state) or, after the server redirected
+  // a page load here, from an API answer saying two-factor is required. Hidden once enabled.
+  const showBanner = !enabled && (isTwoFactorRedirect(state) || required);
   return (
     <PageContent title={t('overview.title')} flashKey="account">
-      {isTwoFactorRedirect(state) && (
+      {showBanner && (
         <div className="mb-6">
           <MessageBox type="error" title={t('two_factor_required.title')}>
             {t('two_factor_required.message')}

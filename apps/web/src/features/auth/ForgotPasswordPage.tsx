@@ -48,7 +48,6 @@ export function ForgotPasswordPage() {
           label={t('forgot.email')}
           type="email"
           autoComplete="email"
-          autoFocus
           hint={t('forgot.hint')}
           error={errors.email?.message}
           touched={touchedFields.email || isSubmitted}

@@ -53,7 +53,6 @@ export function LoginPage() {
         <TextField
           label={t('login.username')}
           autoComplete="username"
-          autoFocus
           error={errors.username?.message}
           touched={touchedFields.username || isSubmitted}
           {...register('username')}

@@ -1,0 +1,261 @@
+/**
+ * Browser-test harness: a real panel process on a fresh temporary DATA_DIR and a free port, a real
+ * SMTP server that keeps every mail, and Debian's Chromium driven by playwright-core.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+const WEB = path.join(ROOT, 'apps/web');
+export const SCREENSHOTS = path.join(ROOT, 'test-output/screenshots');
+
+// ---------------------------------------------------------------------------------------------
+// Web build
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds apps/web once when dist is missing or older than its sources. */
+export function ensureWebBuilt(): void {
+  const index = path.join(WEB, 'dist/index.html');
+  const sources = Math.max(
+    newest(path.join(WEB, 'src')),
+    statSync(path.join(WEB, 'index.html')).mtimeMs,
+    statSync(path.join(WEB, 'vite.config.ts')).mtimeMs,
+    newest(path.join(ROOT, 'packages/shared/src')),
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`web build failed:\n${res.stdout}\n${res.stderr}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SMTP
+
+export interface CapturedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface MailCatcher {
+  port: number;
+  mails: CapturedMail[];
+  waitFor: (to: string, timeoutMs?: number) => Promise<CapturedMail>;
+  close: () => Promise<void>;
+}
+
+export async function startSmtp(): Promise<MailCatcher> {
+  const mails: CapturedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    port,
+    mails,
+    async waitFor(to, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const mail = mails.find((m) => m.to.includes(to));
+        if (mail) return mail;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Undoes quoted-printable encoding so links in the body can be matched whole. */
+export function decodeMail(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Panel
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Panel {
+  url: string;
+  dataDir: string;
+  admin: { username: string; password: string };
+  output: () => string;
+  createUser: (user: { email: string; username: string; password: string; admin?: boolean }) => void;
+  stop: () => Promise<void>;
+}
+
+export async function startPanel(options: { env?: Record<string, string>; smtpPort?: number } = {}): Promise<Panel> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_URL: url,
+    LOG_LEVEL: 'warn',
+    RECAPTCHA_ENABLED: 'false',
+    MAIL_ENCRYPTION: 'none',
+    MAIL_FROM_ADDRESS: 'panel@example.test',
+    ...(options.smtpPort ? { MAIL_HOST: '127.0.0.1', MAIL_PORT: String(options.smtpPort) } : {}),
+    ...options.env,
+  };
+  delete env.DATABASE_URL;
+  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['apps/panel/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`panel did not start within 60 s:\n${out}`)), 60_000);
+    const check = () => {
+      if (out.includes('Panel listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`panel exited with ${code}:\n${out}`));
+    });
+  });
+  const match = /Admin user created: username=(\S+) password=(\S+)/.exec(out);
+  if (!match) throw new Error(`no admin credentials in the panel output:\n${out}`);
+
+  return {
+    url,
+    dataDir,
+    admin: { username: match[1]!, password: match[2]! },
+    output: () => out,
+    createUser(user) {
+      const args = ['apps/panel/src/cli/main.ts', 'user:create', '--email', user.email, '--username', user.username, '--password', user.password];
+      if (user.admin) args.push('--admin');
+      const res = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), args, { cwd: ROOT, env, encoding: 'utf8' });
+      if (res.status !== 0) throw new Error(`user:create failed:\n${res.stdout}\n${res.stderr}`);
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser
+
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/** Saves `{name}-desktop.png` and `{name}-mobile.png`, restoring the desktop size. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize(DESKTOP);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(MOBILE);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-mobile.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+// ---------------------------------------------------------------------------------------------
+// TOTP (RFC 6238: SHA-1, 6 digits, 30 s), computed independently of the panel's implementation.
+
+function base32Decode(input: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const out: number[] = [];
+  for (const char of input.replace(/=+$/, '').toUpperCase()) {
+    const idx = alphabet.indexOf(char);
+    if (idx === -1) throw new Error(`invalid base32 character ${char}`);
+    value = (value << 5) | idx;
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+export function totp(secret: string, atMs = Date.now()): string {
+  const counter = Math.floor(atMs / 1000 / 30);
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(counter));
+  const hmac = createHmac('sha1', base32Decode(secret)).update(msg).digest();
+  const offset = hmac[hmac.length - 1]! & 0xf;
+  const code = (hmac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
+  return code.toString().padStart(6, '0');
+}
+
+/** The 30-second step a time falls in. */
+export function totpStep(atMs = Date.now()): number {
+  return Math.floor(atMs / 30_000);
+}
+
+/** Waits until the next 30-second step begins (codes cannot be replayed within a step). */
+export async function waitForNextTotpStep(after: number): Promise<void> {
+  while (totpStep() <= after) {
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
