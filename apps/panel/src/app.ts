@@ -12,6 +12,7 @@ import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { serverRoutes } from './modules/servers/servers.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
+import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes.ts';
 import { applicationLocationRoutes } from './modules/locations/locations.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationNodeRoutes(application, ctx);
     applicationAllocationRoutes(application, ctx);
     applicationServerRoutes(application, ctx);
+    applicationNestRoutes(application, ctx);
     // Last: unknown application routes get the not-found answer after authentication.
     application.all('/api/application/*', async (req) => {
       throw errors.notFound(`The route ${(req.url.split('?')[0] ?? '').slice(1)} could not be found.`);

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { bootstrap, ensureBuiltInEggs, ensureFirstAdmin } from './bootstrap.ts';
 import { ConfigError } from './config/config.ts';
+import { startLocalDaemon } from './embedded/local-daemon.ts';
 
 /** The panel server: configuration, database, first admin, HTTP; stops cleanly on signals. */
 async function main() {
@@ -27,8 +28,14 @@ async function main() {
   }, 3600_000);
   sweep.unref();
 
+  let daemon: Awaited<ReturnType<typeof startLocalDaemon>> = null;
   const stop = async (signal: string) => {
     ctx.log.info({ signal }, 'stopping');
+    if (daemon && daemon.exitCode === null) {
+      const exited = new Promise((resolve) => daemon?.once('exit', resolve));
+      daemon.kill('SIGTERM');
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    }
     await app.close();
     await ctx.db.close();
     process.exit(0);
@@ -38,6 +45,8 @@ async function main() {
 
   await app.listen({ port: ctx.config.port, host: ctx.config.host });
   console.log(`Panel listening on ${ctx.config.appUrl}`);
+  // The daemon loads its servers from the panel, so it starts once the panel answers.
+  daemon = await startLocalDaemon(ctx);
 }
 
 main().catch((err: unknown) => {

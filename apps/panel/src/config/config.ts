@@ -10,7 +10,10 @@ import { z } from 'zod';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const optional = z.string().optional().transform((v) => (v === '' ? undefined : v));
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
 
 const schema = z
   .object({
@@ -44,6 +47,13 @@ const schema = z
     APP_2FA_REQUIRED: z.enum(['0', '1', '2']).optional(),
     APP_API_CLIENT_RATELIMIT: z.coerce.number().int().min(1).default(720),
     APP_API_APPLICATION_RATELIMIT: z.coerce.number().int().min(1).default(240),
+    LOCAL_DAEMON: bool.default(true),
+    LOCAL_DAEMON_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
+    LOCAL_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(2022),
+    LOCAL_ALLOCATIONS: z
+      .string()
+      .regex(/^\d{1,5}-\d{1,5}$/u, 'must be a port range such as 25565-25599')
+      .default('25565-25599'),
   })
   .superRefine((v, ctx) => {
     if (v.RECAPTCHA_ENABLED && (!v.RECAPTCHA_SITE_KEY || !v.RECAPTCHA_SECRET_KEY)) {
@@ -81,6 +91,8 @@ export interface Config {
   /** null when the database setting decides */
   twoFactorRequired: 0 | 1 | 2 | null;
   rateLimits: { client: number; application: number };
+  /** the embedded default: a daemon for this machine, started by the panel */
+  localDaemon: { enabled: boolean; port: number; sftpPort: number; ports: [number, number] };
 }
 
 export class ConfigError extends Error {
@@ -144,10 +156,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       verifyUrl: v.RECAPTCHA_VERIFY_URL,
     },
     analyticsId: v.ANALYTICS_ID,
-    trustedProxies: v.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean),
+    trustedProxies: v.TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     logLevel: v.LOG_LEVEL,
     sessionLifetimeMinutes: v.SESSION_LIFETIME,
     twoFactorRequired: v.APP_2FA_REQUIRED === undefined ? null : (Number(v.APP_2FA_REQUIRED) as 0 | 1 | 2),
     rateLimits: { client: v.APP_API_CLIENT_RATELIMIT, application: v.APP_API_APPLICATION_RATELIMIT },
+    localDaemon: {
+      enabled: v.LOCAL_DAEMON,
+      port: v.LOCAL_DAEMON_PORT,
+      sftpPort: v.LOCAL_SFTP_PORT,
+      ports: v.LOCAL_ALLOCATIONS.split('-').map(Number) as [number, number],
+    },
   };
 }

@@ -12,7 +12,10 @@ export function eggColumns(egg: NormalizedEgg) {
     file_denylist: JSON.stringify(egg.fileDenylist),
     update_url: egg.updateUrl,
     config_files: JSON.stringify(egg.config.files),
-    config_startup: JSON.stringify({ done: egg.config.startup.done, strip_ansi: egg.config.startup.stripAnsi }),
+    config_startup: JSON.stringify({
+      done: egg.config.startup.done,
+      strip_ansi: egg.config.startup.stripAnsi,
+    }),
     config_logs: JSON.stringify(egg.config.logs),
     config_stop: egg.config.stop,
     config_from: null,
@@ -58,7 +61,11 @@ export function toNormalizedEgg(row: Egg, variables: EggVariable[]): NormalizedE
       logs: JSON.parse(row.config_logs) as NormalizedEgg['config']['logs'],
       stop: row.config_stop ?? '^C',
     },
-    install: { script: row.script_install ?? '', container: row.script_container, entrypoint: row.script_entry },
+    install: {
+      script: row.script_install ?? '',
+      container: row.script_container,
+      entrypoint: row.script_entry,
+    },
     variables: variables.map((v) => ({
       name: v.name,
       description: v.description,

@@ -8,6 +8,26 @@ export class EggsRepository {
     return this.db.selectFrom('nests').selectAll().where('name', '=', name).executeTakeFirst();
   }
 
+  async listNests(offset: number, limit: number): Promise<{ rows: Nest[]; total: number }> {
+    const total = await this.db
+      .selectFrom('nests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    const rows = await this.db
+      .selectFrom('nests')
+      .selectAll()
+      .orderBy('id')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  eggsOfNests(nestIds: number[]): Promise<Egg[]> {
+    if (nestIds.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('eggs').selectAll().where('nest_id', 'in', nestIds).orderBy('id').execute();
+  }
+
   findNest(id: number): Promise<Nest | undefined> {
     return this.db.selectFrom('nests').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -30,7 +50,12 @@ export class EggsRepository {
   }
 
   variables(eggId: number): Promise<EggVariable[]> {
-    return this.db.selectFrom('egg_variables').selectAll().where('egg_id', '=', eggId).orderBy('id').execute();
+    return this.db
+      .selectFrom('egg_variables')
+      .selectAll()
+      .where('egg_id', '=', eggId)
+      .orderBy('id')
+      .execute();
   }
 
   /** Inserts an egg with its variables, or replaces the variables of `replaceId`, in one transaction. */
@@ -52,7 +77,11 @@ export class EggsRepository {
       } else {
         saved = await trx.insertInto('eggs').values(egg).returningAll().executeTakeFirstOrThrow();
       }
-      const existing = await trx.selectFrom('egg_variables').selectAll().where('egg_id', '=', saved.id).execute();
+      const existing = await trx
+        .selectFrom('egg_variables')
+        .selectAll()
+        .where('egg_id', '=', saved.id)
+        .execute();
       const byEnv = new Map(existing.map((v) => [v.env_variable, v]));
       for (const v of variables) {
         const old = byEnv.get(v.env_variable);
@@ -61,10 +90,14 @@ export class EggsRepository {
           await trx.updateTable('egg_variables').set(v).where('id', '=', old.id).execute();
           byEnv.delete(v.env_variable);
         } else {
-          await trx.insertInto('egg_variables').values({ ...v, egg_id: saved.id }).execute();
+          await trx
+            .insertInto('egg_variables')
+            .values({ ...v, egg_id: saved.id })
+            .execute();
         }
       }
-      for (const gone of byEnv.values()) await trx.deleteFrom('egg_variables').where('id', '=', gone.id).execute();
+      for (const gone of byEnv.values())
+        await trx.deleteFrom('egg_variables').where('id', '=', gone.id).execute();
       return saved;
     });
   }

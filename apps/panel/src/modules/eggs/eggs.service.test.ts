@@ -60,9 +60,15 @@ describe('egg import and export', () => {
     const error = await panel.ctx.services.eggs.import(bad, nest.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EggImportError);
     expect((error as EggImportError).problems.join('\n')).toContain('meta.version');
-    const stored = await panel.ctx.db.db.selectFrom('eggs').select('id').where('nest_id', '=', nest.id).execute();
+    const stored = await panel.ctx.db.db
+      .selectFrom('eggs')
+      .select('id')
+      .where('nest_id', '=', nest.id)
+      .execute();
     expect(stored).toEqual([]);
-    await expect(panel.ctx.services.eggs.import('{ not json', nest.id)).rejects.toBeInstanceOf(EggImportError);
+    await expect(panel.ctx.services.eggs.import('{ not json', nest.id)).rejects.toBeInstanceOf(
+      EggImportError,
+    );
   });
 
   it('imports the built-in eggs on first start only', async () => {
@@ -72,7 +78,11 @@ describe('egg import and export', () => {
     expect(await ensureBuiltInEggs(panel.ctx)).toBe(shipped.length);
     expect(await ensureBuiltInEggs(panel.ctx)).toBe(0);
     const nest = await panel.ctx.repositories.eggs.findNestByName('Talon');
-    const eggs = await panel.ctx.db.db.selectFrom('eggs').select('name').where('nest_id', '=', nest!.id).execute();
+    const eggs = await panel.ctx.db.db
+      .selectFrom('eggs')
+      .select('name')
+      .where('nest_id', '=', nest!.id)
+      .execute();
     expect(eggs.map((e) => e.name).sort()).toHaveLength(shipped.length);
   });
 });

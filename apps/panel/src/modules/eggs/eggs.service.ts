@@ -25,7 +25,14 @@ export class EggsService {
     const found = await this.repo.findNestByName(name);
     if (found) return found;
     const at = nowIso();
-    return this.repo.insertNest({ uuid: randomUUID(), author, name, description, created_at: at, updated_at: at });
+    return this.repo.insertNest({
+      uuid: randomUUID(),
+      author,
+      name,
+      description,
+      created_at: at,
+      updated_at: at,
+    });
   }
 
   /**
@@ -40,7 +47,13 @@ export class EggsService {
     const at = nowIso();
     const existing = await this.repo.findEggByName(nestId, egg.name);
     return this.repo.save(
-      { ...eggColumns(egg), uuid: existing?.uuid ?? randomUUID(), nest_id: nestId, created_at: at, updated_at: at },
+      {
+        ...eggColumns(egg),
+        uuid: existing?.uuid ?? randomUUID(),
+        nest_id: nestId,
+        created_at: at,
+        updated_at: at,
+      },
       variableColumns(egg, at),
       existing?.id,
     );
@@ -54,10 +67,16 @@ export class EggsService {
 
   /** Imports (or refreshes) every egg shipped in the repository's `eggs/` folder. */
   async importBuiltIns(dir = BUILT_IN_EGGS_DIR): Promise<Egg[]> {
-    const nest = await this.ensureNest(BUILT_IN_NEST, 'Templates that ship with Talon and run without downloads.');
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    const nest = await this.ensureNest(
+      BUILT_IN_NEST,
+      'Templates that ship with Talon and run without downloads.',
+    );
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     const eggs: Egg[] = [];
-    for (const file of files) eggs.push(await this.import(readFileSync(path.join(dir, file), 'utf8'), nest.id));
+    for (const file of files)
+      eggs.push(await this.import(readFileSync(path.join(dir, file), 'utf8'), nest.id));
     return eggs;
   }
 }
