@@ -3,7 +3,9 @@ import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
 import { readFileSync } from 'node:fs';
 import { KEY_TYPE, APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
+import { writeFileSync } from 'node:fs';
 import { BUILT_IN_NEST, EggImportError } from '../modules/eggs/eggs.service.ts';
+import { nodeConfiguration } from '../modules/nodes/nodes.configuration.ts';
 
 export class CliError extends Error {}
 
@@ -48,7 +50,9 @@ export const commands: Record<string, Command> = {
         name_first: (v['name-first'] as string | undefined) ?? null,
         name_last: (v['name-last'] as string | undefined) ?? null,
       });
-      console.log(`Created user ${user.username} (${user.uuid})${user.root_admin ? ' as a root admin' : ''}.`);
+      console.log(
+        `Created user ${user.username} (${user.uuid})${user.root_admin ? ' as a root admin' : ''}.`,
+      );
       return 0;
     },
   },
@@ -125,6 +129,96 @@ export const commands: Record<string, Command> = {
       const egg = await ctx.repositories.eggs.findEgg(id);
       if (!egg) throw new CliError(`no egg with id ${id}`);
       console.log(JSON.stringify(await ctx.services.eggs.export(id), null, 2));
+      return 0;
+    },
+  },
+  'node:configure': {
+    summary: "Print (or write) a node's daemon configuration file",
+    usage: '--node ID|NAME [--file PATH]',
+    options: { node: { type: 'string' }, file: { type: 'string' } },
+    async run(ctx, v) {
+      const wanted = required(v, 'node');
+      const node = await ctx.db.db
+        .selectFrom('nodes')
+        .selectAll()
+        .where(/^\d+$/u.test(wanted) ? 'id' : 'name', '=', /^\d+$/u.test(wanted) ? Number(wanted) : wanted)
+        .executeTakeFirst();
+      if (!node) throw new CliError(`no node with the id or name "${wanted}"`);
+      const text = `${JSON.stringify(nodeConfiguration(node, ctx.config.appKey, ctx.config.appUrl), null, 2)}\n`;
+      const file = v.file as string | undefined;
+      if (!file) {
+        console.log(text.trimEnd());
+        return 0;
+      }
+      // It holds the node's secret token: readable by its owner only.
+      writeFileSync(file, text, { mode: 0o600 });
+      console.error(`Wrote the configuration of node "${node.name}" to ${file}.`);
+      return 0;
+    },
+  },
+  'server:create': {
+    summary: 'Create a server from an egg on a free allocation of a node',
+    usage:
+      '--owner U --egg ID --name N [--node ID] [--memory MiB] [--disk MiB] [--cpu %] [--env KEY=VALUE …]',
+    options: {
+      owner: { type: 'string' },
+      egg: { type: 'string' },
+      name: { type: 'string' },
+      node: { type: 'string' },
+      memory: { type: 'string', default: '1024' },
+      disk: { type: 'string', default: '5120' },
+      cpu: { type: 'string', default: '100' },
+      env: { type: 'string', multiple: true },
+    },
+    async run(ctx, v) {
+      const owner = await findUser(ctx, required(v, 'owner'));
+      const eggId = Number(required(v, 'egg'));
+      const egg = await ctx.repositories.eggs.findEgg(eggId);
+      if (!egg) throw new CliError(`no egg with id ${eggId} (npm run panel -- egg:list shows them)`);
+      let free = ctx.db.db.selectFrom('allocations').select('id').where('server_id', 'is', null);
+      if (v.node) free = free.where('node_id', '=', Number(v.node));
+      const allocation = await free.orderBy('id').executeTakeFirst();
+      if (!allocation) throw new CliError('no free allocation: add allocations to the node first');
+      const environment: Record<string, string> = {};
+      for (const variable of await ctx.repositories.eggs.variables(egg.id)) {
+        environment[variable.env_variable] = variable.default_value;
+      }
+      for (const pair of (v.env as string[] | undefined) ?? []) {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new CliError(`--env takes KEY=VALUE, not "${pair}"`);
+        environment[pair.slice(0, at)] = pair.slice(at + 1);
+      }
+      const image = Object.values(JSON.parse(egg.docker_images) as Record<string, string>)[0] ?? '';
+      const server = await ctx.services.serverCreation.create(
+        {
+          name: required(v, 'name'),
+          user: owner.id,
+          egg: egg.id,
+          docker_image: image,
+          startup: egg.startup,
+          environment,
+          limits: { memory: Number(v.memory), swap: 0, disk: Number(v.disk), io: 500, cpu: Number(v.cpu) },
+          feature_limits: { databases: 0, allocations: 1, backups: 1 },
+          allocation: { default: allocation.id },
+        },
+        { userId: null, apiKeyId: null, ip: null },
+      );
+      console.log(`Created server "${server.name}" (${server.uuid_short}); it is installing now.`);
+      return 0;
+    },
+  },
+  'egg:list': {
+    summary: 'List the eggs (server templates) and their ids',
+    usage: '',
+    options: {},
+    async run(ctx) {
+      const eggs = await ctx.db.db
+        .selectFrom('eggs')
+        .innerJoin('nests', 'nests.id', 'eggs.nest_id')
+        .select(['eggs.id', 'eggs.name', 'nests.name as nest'])
+        .orderBy('eggs.id')
+        .execute();
+      for (const e of eggs) console.log(`${String(e.id).padStart(4)}  ${e.name}  (${e.nest})`);
       return 0;
     },
   },
