@@ -26,6 +26,8 @@ import { NodesRepository } from './modules/nodes/nodes.repository.ts';
 import { NodesService } from './modules/nodes/nodes.service.ts';
 import { ApplicationUsersRepository } from './modules/users/users.application.repository.ts';
 import { ApplicationUsersService } from './modules/users/users.application.service.ts';
+import { IncludedServers } from './modules/application/included-servers.ts';
+import { IncludedServersRepository } from './modules/application/included-servers.repository.ts';
 import { EggsRepository } from './modules/eggs/eggs.repository.ts';
 import { EggsService } from './modules/eggs/eggs.service.ts';
 import { DaemonClient } from './daemon-client/daemon-client.ts';
@@ -64,6 +66,7 @@ function createRepositories(db: Db) {
     locations: new LocationsRepository(db.db),
     nodes: new NodesRepository(db.db),
     allocations: new AllocationsRepository(db.db),
+    includedServers: new IncludedServersRepository(db.db),
     eggs: new EggsRepository(db.db),
     servers: new ServersRepository(db.db),
   };
@@ -85,6 +88,7 @@ function createServices(
     nodes,
     locations: new LocationsService(repos.locations, activity),
     allocations: new AllocationsService(repos.allocations, nodes, activity),
+    includedServers: new IncludedServers(repos.includedServers, repos.servers),
     applicationUsers: new ApplicationUsersService(
       repos.users,
       repos.applicationUsers,

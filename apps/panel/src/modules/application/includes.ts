@@ -38,6 +38,11 @@ export class Includes {
     return new Includes(names, actor);
   }
 
+  /** No includes: for objects nested inside another object's relationships. */
+  static none(actor: Actor): Includes {
+    return new Includes(new Set(), actor);
+  }
+
   /** 'no' when not requested, 'denied' when the ACL refuses it, else 'yes'. */
   want(name: string, resource: AclResource | null): 'no' | 'denied' | 'yes' {
     if (!this.requested.has(name)) return 'no';

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated } from '../../http/envelope.ts';
@@ -7,7 +7,7 @@ import { acl } from '../application/acl.ts';
 import { Includes, NULL_RESOURCE, relList, withRelationships } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId, requestUrl, resourceMeta } from '../application/urls.ts';
-import { nodeAttributes } from '../nodes/nodes.presenter.ts';
+import { presentNodes } from '../nodes/nodes.includes.ts';
 import { locationAttributes } from './locations.presenter.ts';
 
 const LIST: ListSpec = {
@@ -21,37 +21,36 @@ type IdParams = { Params: { id: string } };
 export function applicationLocationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { locations } = ctx.services;
   const { repositories } = ctx;
+  const sources = { ...repositories, includedServers: ctx.services.includedServers };
   const preHandler = acl('r_locations');
 
-  /** Locations with the `nodes` include (`servers` arrives with the servers' presenter). */
-  async function present(
-    req: { query: unknown; actor: Parameters<typeof requireActor>[0]['actor'] },
-    rows: Location[],
-  ) {
-    const inc = Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));
+  /** Locations with the `nodes` and `servers` includes. */
+  async function present(req: FastifyRequest, rows: Location[]) {
+    const actor = requireActor(req);
+    const inc = Includes.fromQuery(req.query as Record<string, unknown>, actor);
+    const ids = rows.map((l) => l.id);
     const wantNodes = inc.want('nodes', 'r_nodes');
-    const nodes = wantNodes === 'yes' ? await repositories.nodes.inLocations(rows.map((l) => l.id)) : [];
-    const allocated = await repositories.nodes.allocated(nodes.map((n) => n.id));
-    return rows.map((l) =>
-      withRelationships(
-        locationAttributes(l),
-        wantNodes === 'no'
-          ? {}
-          : {
-              nodes:
-                wantNodes === 'denied'
-                  ? NULL_RESOURCE
-                  : relList(
-                      'node',
-                      nodes
-                        .filter((n) => n.location_id === l.id)
-                        .map((n) => nodeAttributes(n, allocated.get(n.id) ?? { memory: 0, disk: 0 })),
-                    ),
-            },
-      ),
-    );
+    const nodes = wantNodes === 'yes' ? await repositories.nodes.inLocations(ids) : [];
+    // Included nodes carry no includes of their own.
+    const presented = await presentNodes(sources, nodes, Includes.none(actor));
+    const servers = await ctx.services.includedServers.lists(inc, 'location_id', ids);
+    return rows.map((l) => {
+      const rel: Parameters<typeof withRelationships>[1] = {};
+      if (wantNodes !== 'no') {
+        rel.nodes =
+          wantNodes === 'denied'
+            ? NULL_RESOURCE
+            : relList(
+                'node',
+                presented.filter((n) => n.location_id === l.id),
+              );
+      }
+      const locationServers = servers?.get(l.id);
+      if (locationServers) rel.servers = locationServers;
+      return withRelationships(locationAttributes(l), rel);
+    });
   }
-  const one = async (req: Parameters<typeof present>[0], l: Location) => (await present(req, [l]))[0];
+  const one = async (req: FastifyRequest, l: Location) => (await present(req, [l]))[0];
 
   app.get('/api/application/locations', { preHandler }, async (req) => {
     const params = listParams(req.query as Record<string, unknown>, LIST);

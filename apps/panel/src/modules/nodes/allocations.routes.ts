@@ -37,6 +37,7 @@ function serverFilter(query: Query): number | null | undefined {
 export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { allocations, nodes } = ctx.services;
   const preHandler = acl('r_allocations');
+  const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
 
   app.get<{ Params: { id: string } }>(
     '/api/application/nodes/:id/allocations',
@@ -47,16 +48,24 @@ export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContex
       params.filters = params.filters.filter((f) => f.column !== 'server_id');
       const nodeId = pathId(req.params.id);
       const { rows, total } = await allocations.list(nodeId, params, serverFilter(query));
-      const inc = Includes.fromQuery(query, requireActor(req));
+      const actor = requireActor(req);
+      const inc = Includes.fromQuery(query, actor);
       const wantNode = inc.want('node', 'r_nodes');
+      // The included node carries no includes of its own.
       const [node] =
-        wantNode === 'yes' ? await presentNodes(ctx.repositories, [await nodes.get(nodeId)], inc) : [];
-      const data = rows.map((a) =>
-        withRelationships(
-          allocationAttributes(a),
-          wantNode === 'no' ? {} : { node: node ? relItem('node', stripRelationships(node)) : NULL_RESOURCE },
-        ),
+        wantNode === 'yes'
+          ? await presentNodes(sources, [await nodes.get(nodeId)], Includes.none(actor))
+          : [];
+      const servers = await ctx.services.includedServers.single(
+        inc,
+        rows.map((a) => a.server_id),
       );
+      const data = rows.map((a) => {
+        const rel: Parameters<typeof withRelationships>[1] = {};
+        if (wantNode !== 'no') rel.node = node ? relItem('node', node) : NULL_RESOURCE;
+        if (servers) rel.server = (a.server_id !== null && servers.get(a.server_id)) || NULL_RESOURCE;
+        return withRelationships(allocationAttributes(a), rel);
+      });
       return paginated('allocation', data, total, params.page, requestUrl(req), false);
     },
   );
@@ -78,10 +87,4 @@ export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContex
       return reply.code(204).send();
     },
   );
-}
-
-/** An included node carries no includes of its own (the request's includes name the allocation's). */
-function stripRelationships<T extends object>(attributes: T): Omit<T, 'relationships'> {
-  const { relationships: _ignored, ...rest } = attributes as T & { relationships?: unknown };
-  return rest;
 }

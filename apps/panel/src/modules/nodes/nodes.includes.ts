@@ -1,4 +1,5 @@
 import type { Node } from '../../db/types.ts';
+import type { IncludedServers } from '../application/included-servers.ts';
 import { Includes, NULL_RESOURCE, relItem, relList, withRelationships } from '../application/includes.ts';
 import { locationAttributes } from '../locations/locations.presenter.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
@@ -11,11 +12,12 @@ export interface NodeIncludeSources {
   nodes: NodesRepository;
   allocations: AllocationsRepository;
   locations: LocationsRepository;
+  includedServers: IncludedServers;
 }
 
 /**
- * Nodes as application objects with the requested includes (`allocations`, `location`), loaded
- * with one query per include for the whole page. (`servers` arrives with the servers' presenter.)
+ * Nodes as application objects with the requested includes (`allocations`, `location`, `servers`),
+ * loaded with one query per include for the whole page.
  */
 export async function presentNodes(src: NodeIncludeSources, nodes: Node[], inc: Includes) {
   const ids = nodes.map((n) => n.id);
@@ -27,6 +29,7 @@ export async function presentNodes(src: NodeIncludeSources, nodes: Node[], inc: 
     wantLocation === 'yes'
       ? await src.locations.findByIds([...new Set(nodes.map((n) => n.location_id))])
       : [];
+  const servers = await src.includedServers.lists(inc, 'node_id', ids);
   return nodes.map((n) => {
     const rel: Parameters<typeof withRelationships>[1] = {};
     if (wantAllocations !== 'no') {
@@ -42,6 +45,8 @@ export async function presentNodes(src: NodeIncludeSources, nodes: Node[], inc: 
           ? NULL_RESOURCE
           : relItem('location', locationAttributes(location));
     }
+    const nodeServers = servers?.get(n.id);
+    if (nodeServers) rel.servers = nodeServers;
     return withRelationships(nodeAttributes(n, allocated.get(n.id) ?? { memory: 0, disk: 0 }), rel);
   });
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Node } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, list, pageRequest, paginated } from '../../http/envelope.ts';
@@ -33,19 +34,16 @@ function locationIds(query: Query): unknown[] | null {
 /** /api/application/nodes (reference §5.3). */
 export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { nodes } = ctx.services;
-  const { repositories } = ctx;
+  const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
   const preHandler = acl('r_nodes');
-  const includesOf = (req: { query: unknown; actor: Parameters<typeof requireActor>[0]['actor'] }) =>
-    Includes.fromQuery(req.query as Query, requireActor(req));
-  const one = async (
-    req: Parameters<typeof includesOf>[0],
-    node: Parameters<typeof presentNodes>[1][number],
-  ) => (await presentNodes(repositories, [node], includesOf(req)))[0];
+  const includesOf = (req: FastifyRequest) => Includes.fromQuery(req.query as Query, requireActor(req));
+  const one = async (req: FastifyRequest, node: Node) =>
+    (await presentNodes(sources, [node], includesOf(req)))[0];
 
   app.get('/api/application/nodes', { preHandler }, async (req) => {
     const params = listParams(req.query as Query, LIST);
     const { rows, total } = await nodes.list(params);
-    const data = await presentNodes(repositories, rows, includesOf(req));
+    const data = await presentNodes(sources, rows, includesOf(req));
     return paginated('node', data, total, params.page, requestUrl(req), false);
   });
 
@@ -77,11 +75,11 @@ export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     // Presented like any node: the original's leaked `sum_*` columns are not part of the object.
     if (input.page === undefined || input.page === null) {
-      return list('node', await presentNodes(repositories, viable, includesOf(req)));
+      return list('node', await presentNodes(sources, viable, includesOf(req)));
     }
     const page = pageRequest(query, { perPage: 50 });
     const slice = viable.slice((page.page - 1) * page.perPage, page.page * page.perPage);
-    const data = await presentNodes(repositories, slice, includesOf(req));
+    const data = await presentNodes(sources, slice, includesOf(req));
     return paginated('node', data, viable.length, page, requestUrl(req), false);
   });
 

@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { User } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
+import { Includes, withRelationships } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId, requestUrl, resourceMeta } from '../application/urls.ts';
 import { applicationUserAttributes } from './users.application.presenter.ts';
@@ -23,37 +25,53 @@ type IdParams = { Params: { id: string } };
 export function applicationUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.services.applicationUsers;
   const preHandler = acl('r_users');
-  const present = (u: Parameters<typeof applicationUserAttributes>[0], meta?: Record<string, unknown>) =>
-    item('user', applicationUserAttributes(u), meta);
+
+  /** Users with the `servers` include. */
+  async function presentAll(req: FastifyRequest, rows: User[]) {
+    const inc = Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));
+    const servers = await ctx.services.includedServers.lists(
+      inc,
+      'owner_id',
+      rows.map((u) => u.id),
+    );
+    return rows.map((u) => {
+      const owned = servers?.get(u.id);
+      return withRelationships(applicationUserAttributes(u), owned ? { servers: owned } : {});
+    });
+  }
+  const present = async (req: FastifyRequest, u: User, meta?: Record<string, unknown>) =>
+    item('user', (await presentAll(req, [u]))[0], meta);
 
   app.get('/api/application/users', { preHandler }, async (req) => {
     const params = listParams(req.query as Record<string, unknown>, LIST);
     const { rows, total } = await users.list(params);
-    return paginated('user', rows.map(applicationUserAttributes), total, params.page, requestUrl(req), false);
+    return paginated('user', await presentAll(req, rows), total, params.page, requestUrl(req), false);
   });
 
   app.get<{ Params: { externalId: string } }>(
     '/api/application/users/external/:externalId',
     { preHandler },
-    async (req) => present(await users.getByExternalId(req.params.externalId)),
+    async (req) => present(req, await users.getByExternalId(req.params.externalId)),
   );
 
-  app.get<IdParams>('/api/application/users/:id', { preHandler }, async (req) => {
-    return present(await users.get(pathId(req.params.id)));
-  });
+  app.get<IdParams>('/api/application/users/:id', { preHandler }, async (req) =>
+    present(req, await users.get(pathId(req.params.id))),
+  );
 
   app.post('/api/application/users', { preHandler }, async (req, reply) => {
-    requireActor(req);
     const user = await users.create(req.body, activityActor(req));
-    return reply.code(201).send(present(user, resourceMeta(req, `/api/application/users/${user.id}`)));
+    return reply
+      .code(201)
+      .send(await present(req, user, resourceMeta(req, `/api/application/users/${user.id}`)));
   });
 
-  app.patch<IdParams>('/api/application/users/:id', { preHandler }, async (req) => {
-    return present(await users.update(pathId(req.params.id), req.body, activityActor(req)));
-  });
+  app.patch<IdParams>('/api/application/users/:id', { preHandler }, async (req) =>
+    present(req, await users.update(pathId(req.params.id), req.body, activityActor(req))),
+  );
 
   app.delete<IdParams>('/api/application/users/:id', { preHandler }, async (req, reply) => {
     await users.delete(pathId(req.params.id), activityActor(req));
+    // Keys of the deleted user must stop working at once, not when the key cache expires.
     ctx.services.apiKeys.forgetCached();
     return reply.code(204).send();
   });
