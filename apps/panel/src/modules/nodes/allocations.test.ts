@@ -171,6 +171,7 @@ describe('POST /api/application/nodes/{id}/allocations', () => {
     expect((await api.post(path, { ip: '198.51.100.6/30', ports: ['2000'] })).status).toBe(204);
     expect((await api.post(path, { ip: '198.51.100.9/32', ports: ['2000'] })).status).toBe(204);
     expect((await api.post(path, { ip: 'localhost', ports: ['2001'] })).status).toBe(204);
+    expect((await api.post(path, { ip: '2001:db8::1', ports: ['2001'] })).status).toBe(204);
     expect(await pairs(nodeId)).toEqual([
       '198.51.100.4:2000',
       '198.51.100.5:2000',
@@ -178,6 +179,7 @@ describe('POST /api/application/nodes/{id}/allocations', () => {
       '198.51.100.7:2000',
       '198.51.100.9:2000',
       '127.0.0.1:2001',
+      '2001:db8::1:2001',
     ]);
     expect((await api.post(path, { ip: '198.51.100.128/25', ports: ['2002'] })).status).toBe(204);
     expect((await pairs(nodeId)).filter((p) => p.endsWith(':2002'))).toHaveLength(128);
