@@ -35,6 +35,7 @@ import { ServersRepository } from './modules/servers/servers.repository.ts';
 import { ServersService } from './modules/servers/servers.service.ts';
 import { ServerCreationService } from './modules/servers/server-creation.service.ts';
 import { ServerManagementService } from './modules/servers/server-management.service.ts';
+import { ServerUpdateService } from './modules/servers/server-update.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -106,6 +107,7 @@ function createServices(
     servers: new ServersService(repos.servers, daemon, activity, config),
     serverCreation: new ServerCreationService(repos.servers, repos.users, repos.eggs, nodes, daemon, activity),
     serverManagement: new ServerManagementService(repos.servers, daemon, activity),
+    serverUpdate: new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),

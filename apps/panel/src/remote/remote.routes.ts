@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { errors } from '../http/errors.ts';
 import { check } from '../http/input.ts';
+import { isTrue } from '../lib/flags.ts';
 import { nowIso } from '../lib/time.ts';
 import { processConfiguration, serverSettings } from '../modules/servers/server-config.ts';
 import { nodeAuthentication, requireNode } from './remote-auth.ts';
@@ -78,7 +79,7 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
       successful: 'present|boolean',
       reinstall: 'sometimes|boolean',
     });
-    const ok = body.successful === true || body.successful === 1 || body.successful === '1';
+    const ok = isTrue(body.successful);
     const failed = body.reinstall ? 'reinstall_failed' : 'install_failed';
     const at = nowIso();
     await repo.update(server.id, {

@@ -4,6 +4,7 @@ import type { Allocation, Egg, EggVariable, Server } from '../../db/types.ts';
 import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
 import { errors, HttpError, ValidationFailed } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
+import { isTrue } from '../../lib/flags.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { EggsRepository } from '../eggs/eggs.repository.ts';
@@ -58,10 +59,8 @@ interface CreateInput {
   start_on_completion?: boolean | number;
 }
 
-const truthy = (v: unknown) => v === true || v === 1 || v === '1';
-
 /** A variable value as stored: numbers and booleans as text, anything else empty. */
-const envString = (v: unknown) =>
+export const envString = (v: unknown) =>
   typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
 
 /** Ports named by a deploy `port_range`: single ports and `start-end` ranges (at most 1000 each). */
@@ -167,7 +166,7 @@ export class ServerCreationService {
     const node = await this.servers.findNode(server.node_id);
     if (!node) throw errors.notFound();
     try {
-      await this.daemon.createServer(node, server.uuid, truthy(input.start_on_completion));
+      await this.daemon.createServer(node, server.uuid, isTrue(input.start_on_completion));
     } catch (e) {
       await this.servers.delete(server.id);
       throw e;
@@ -235,7 +234,7 @@ export class ServerCreationService {
       nodes.map((n) => n.id),
       ports,
     );
-    if (truthy(input.deploy?.dedicated_ip)) {
+    if (isTrue(input.deploy?.dedicated_ip)) {
       const used = await this.servers.usedAddresses(nodes.map((n) => n.id));
       free = free.filter((a) => !used.has(`${a.node_id}|${a.ip}`));
     }
@@ -272,7 +271,7 @@ export class ServerCreationService {
           name: input.name,
           description: input.description ?? '',
           status: 'installing',
-          skip_scripts: truthy(input.skip_scripts) ? 1 : 0,
+          skip_scripts: isTrue(input.skip_scripts) ? 1 : 0,
           owner_id: ownerId,
           memory: Number(input.limits.memory),
           swap: Number(input.limits.swap),
@@ -280,7 +279,7 @@ export class ServerCreationService {
           io: Number(input.limits.io),
           cpu: Number(input.limits.cpu),
           threads: input.limits.threads ?? null,
-          oom_disabled: input.oom_disabled === undefined || truthy(input.oom_disabled) ? 1 : 0,
+          oom_disabled: input.oom_disabled === undefined || isTrue(input.oom_disabled) ? 1 : 0,
           allocation_id: primary.id,
           nest_id: egg.nest_id,
           egg_id: egg.id,

@@ -62,6 +62,27 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.code(204).send();
     };
 
+  const patch = (run: (server: Server, req: IdRequest) => Promise<void>) => async (req: IdRequest) => {
+    const server = await byId(req);
+    await run(server, req);
+    return item('server', await present(await byId(req)));
+  };
+  app.patch<IdRoute>(
+    '/api/application/servers/:id/details',
+    { preHandler },
+    patch((s, req) => services.serverUpdate.details(s, req.body, activityActor(req))),
+  );
+  app.patch<IdRoute>(
+    '/api/application/servers/:id/build',
+    { preHandler },
+    patch((s, req) => services.serverUpdate.build(s, req.body, activityActor(req))),
+  );
+  app.patch<IdRoute>(
+    '/api/application/servers/:id/startup',
+    { preHandler },
+    patch((s, req) => services.serverUpdate.startup(s, req.body, activityActor(req))),
+  );
+
   app.post<IdRoute>(
     '/api/application/servers/:id/suspend',
     { preHandler },

@@ -270,6 +270,60 @@ export class ServersRepository {
     });
   }
 
+  /** New limits and primary allocation, with allocations assigned and released, in one transaction. */
+  async updateBuild(
+    id: number,
+    change: { values: Partial<Omit<Server, 'id'>>; assign: number[]; release: number[] },
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const at = change.values.updated_at ?? new Date().toISOString();
+      if (change.assign.length > 0) {
+        await trx
+          .updateTable('allocations')
+          .set({ server_id: id, notes: null, updated_at: at })
+          .where('id', 'in', change.assign)
+          .where('server_id', 'is', null)
+          .execute();
+      }
+      if (change.release.length > 0) {
+        await trx
+          .updateTable('allocations')
+          .set({ server_id: null, notes: null, updated_at: at })
+          .where('id', 'in', change.release)
+          .where('server_id', '=', id)
+          .execute();
+      }
+      await trx.updateTable('servers').set(change.values).where('id', '=', id).execute();
+    });
+  }
+
+  /** New startup, image and egg, and (when given) every variable value, in one transaction. */
+  async updateStartup(
+    id: number,
+    values: Partial<Omit<Server, 'id'>>,
+    variables: { variableId: number; value: string }[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('servers').set(values).where('id', '=', id).execute();
+      const at = values.updated_at ?? new Date().toISOString();
+      for (const v of variables) {
+        await trx
+          .insertInto('server_variables')
+          .values({
+            server_id: id,
+            variable_id: v.variableId,
+            variable_value: v.value,
+            created_at: at,
+            updated_at: at,
+          })
+          .onConflict((oc) =>
+            oc.columns(['server_id', 'variable_id']).doUpdateSet({ variable_value: v.value, updated_at: at }),
+          )
+          .execute();
+      }
+    });
+  }
+
   async delete(id: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx
