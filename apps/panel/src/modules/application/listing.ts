@@ -5,13 +5,14 @@ import { filters as parseFilters, sorts as parseSorts } from '../../http/query.t
 
 /** How a list endpoint filters and sorts: wire name → column (reference §1.5). */
 export interface ListSpec {
-  filters: Record<string, { column: string; exact?: boolean }>;
+  /** `integer`: an exact filter on a number column; a value that is not an integer matches nothing. */
+  filters: Record<string, { column: string; exact?: boolean; integer?: boolean }>;
   sorts: Record<string, string>;
 }
 
 export interface ListParams {
   page: PageRequest;
-  filters: { column: string; exact: boolean; values: string[] }[];
+  filters: { column: string; exact: boolean; integer: boolean; values: string[] }[];
   sorts: { column: string; descending: boolean }[];
 }
 
@@ -25,7 +26,7 @@ export function listParams(query: Record<string, unknown>, spec: ListSpec): List
       .filter(([, values]) => values.length > 0)
       .map(([name, values]) => {
         const f = spec.filters[name] ?? { column: name };
-        return { column: f.column, exact: f.exact ?? false, values };
+        return { column: f.column, exact: f.exact ?? false, integer: f.integer ?? false, values };
       }),
     sorts: sorts.map((s) => ({ column: spec.sorts[s.field] ?? s.field, descending: s.descending })),
   };
@@ -47,9 +48,12 @@ export function applyFilters<TB extends keyof Database, O>(
   let out = qb;
   for (const f of filters) {
     const ref = sql.ref(f.column);
-    const alternatives = f.values.map((v) =>
-      f.exact ? sql<boolean>`${ref} = ${v}` : sql<boolean>`lower(${ref}) like ${likePattern(v)} escape '\\'`,
-    );
+    const alternatives = f.values.map((v) => {
+      // PostgreSQL would fail on comparing an integer column with text that is not a number.
+      if (f.integer && !/^-?\d{1,15}$/u.test(v)) return sql<boolean>`1 = 0`;
+      if (f.exact) return sql<boolean>`${ref} = ${f.integer ? Number(v) : v}`;
+      return sql<boolean>`lower(${ref}) like ${likePattern(v)} escape '\\'`;
+    });
     out = out.where(sql<boolean>`(${sql.join(alternatives, sql` or `)})`);
   }
   return out;

@@ -12,7 +12,7 @@ import { presentNodes } from './nodes.includes.ts';
 const LIST: ListSpec = {
   filters: {
     ip: { column: 'ip', exact: true },
-    port: { column: 'port', exact: true },
+    port: { column: 'port', exact: true, integer: true },
     ip_alias: { column: 'ip_alias' },
     // handled apart (below): its semantics are not a plain column match
     server_id: { column: 'server_id' },
