@@ -172,6 +172,91 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     expect((await client.get(`/api/client/servers/${identifier}`)).status).toBe(404);
   });
 
+  it('lets a subuser do only what their permissions allow, in the panel and on the daemon', async () => {
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(await freeAllocation(), { name: 'Shared' }),
+    );
+    const { identifier } = created.body.attributes as { identifier: string };
+    await waitUntil(
+      'installation',
+      () => client.get(`/api/client/servers/${identifier}`),
+      (r) => r.body.attributes.status === null,
+    );
+    const helper = await panel.createUser({ password: 'hunter2hunter2' });
+    const server = await panel.ctx.repositories.servers.findByIdentifier(identifier);
+    await panel.ctx.db.db
+      .insertInto('subusers')
+      .values({
+        user_id: helper.id,
+        server_id: server!.id,
+        permissions: JSON.stringify(['websocket.connect', 'control.console']),
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    const sub = new TestClient(panel.url);
+    await sub.login(helper.username, 'hunter2hunter2');
+    const details = await sub.get(`/api/client/servers/${identifier}`);
+    expect(details.body.meta).toEqual({
+      is_server_owner: false,
+      user_permissions: ['websocket.connect', 'control.console'],
+    });
+    const refused = await sub.post(`/api/client/servers/${identifier}/power`, { signal: 'start' });
+    expect(refused.status).toBe(403);
+    // A permission check comes before validation: no power permission at all is 403 even for nonsense.
+    expect((await sub.post(`/api/client/servers/${identifier}/power`, { signal: 'random' })).status).toBe(
+      403,
+    );
+    expect((await client.post(`/api/client/servers/${identifier}/power`, { signal: 'random' })).status).toBe(
+      422,
+    );
+
+    // Over the websocket the daemon applies the same rule to the token's permissions.
+    const { token, socket: url } = (await sub.get(`/api/client/servers/${identifier}/websocket`)).body.data;
+    const socket = await TestSocket.open(url, panel.url);
+    socket.send('auth', token);
+    await socket.waitFor((m) => m.event === 'auth success');
+    const mark = socket.mark();
+    socket.send('set state', 'start');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(socket.messages.slice(mark).some((m) => m.event === 'status' && m.args?.[0] === 'starting')).toBe(
+      false,
+    );
+    expect(
+      (await client.get(`/api/client/servers/${identifier}/resources`)).body.attributes.current_state,
+    ).toBe('offline');
+    socket.close();
+  });
+
+  it('does not start a suspended server over a socket opened before the suspension', async () => {
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(await freeAllocation(), { name: 'Late suspend' }),
+    );
+    const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
+    await waitUntil(
+      'installation',
+      () => client.get(`/api/client/servers/${identifier}`),
+      (r) => r.body.attributes.status === null,
+    );
+    const { token, socket: url } = (await client.get(`/api/client/servers/${identifier}/websocket`)).body
+      .data;
+    const socket = await TestSocket.open(url, panel.url);
+    socket.send('auth', token);
+    await socket.waitFor((m) => m.event === 'auth success');
+    expect((await app.post(`/api/application/servers/${internalId}/suspend`)).status).toBe(204);
+    const mark = socket.mark();
+    socket.send('set state', 'start');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(socket.messages.slice(mark).some((m) => m.event === 'status' && m.args?.[0] !== 'offline')).toBe(
+      false,
+    );
+    socket.close();
+    const state = await new TestClient(panel.url).request('GET', '/');
+    expect(state.status).toBe(200);
+  });
+
   it('hides servers from users with no relation to them', async () => {
     const stranger = new TestClient(panel.url);
     const user = await panel.createUser({ password: 'hunter2hunter2' });
