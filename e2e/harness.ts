@@ -66,7 +66,10 @@ export async function startSmtp(): Promise<MailCatcher> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -92,7 +95,9 @@ export async function startSmtp(): Promise<MailCatcher> {
 
 /** Undoes quoted-printable encoding so links in the body can be matched whole. */
 export function decodeMail(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +124,9 @@ export interface Panel {
   stop: () => Promise<void>;
 }
 
-export async function startPanel(options: { env?: Record<string, string>; smtpPort?: number } = {}): Promise<Panel> {
+export async function startPanel(
+  options: { env?: Record<string, string>; smtpPort?: number } = {},
+): Promise<Panel> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -169,9 +176,22 @@ export async function startPanel(options: { env?: Record<string, string>; smtpPo
     admin: { username: match[1]!, password: match[2]! },
     output: () => out,
     createUser(user) {
-      const args = ['apps/panel/src/cli/main.ts', 'user:create', '--email', user.email, '--username', user.username, '--password', user.password];
+      const args = [
+        'apps/panel/src/cli/main.ts',
+        'user:create',
+        '--email',
+        user.email,
+        '--username',
+        user.username,
+        '--password',
+        user.password,
+      ];
       if (user.admin) args.push('--admin');
-      const res = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), args, { cwd: ROOT, env, encoding: 'utf8' });
+      const res = spawnSync(path.join(ROOT, 'node_modules/.bin/tsx'), args, {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+      });
       if (res.status !== 0) throw new Error(`user:create failed:\n${res.stdout}\n${res.stderr}`);
     },
     async stop() {

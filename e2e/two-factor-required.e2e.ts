@@ -26,7 +26,9 @@ describe('two-factor required for all users (APP_2FA_REQUIRED=2)', () => {
     await page.getByRole('button', { name: 'Login' }).click();
     await page.waitForURL(`${panel.url}/account`);
     await page.getByText('2-Factor Required').waitFor();
-    await page.getByText('Your account must have two-factor authentication enabled in order to continue.').waitFor();
+    await page
+      .getByText('Your account must have two-factor authentication enabled in order to continue.')
+      .waitFor();
     await screenshots(page, 'account-2fa-required');
 
     // Client-side navigation elsewhere comes back with the flag.

@@ -46,6 +46,14 @@ describe('AccountOverviewPage', () => {
       screen.getByText('Your account must have two-factor authentication enabled in order to continue.'),
     ).toBeInTheDocument();
   });
+  it('shows the banner when an API call said two-factor is required, until it is enabled', () => {
+    useGlobalStore.setState({ twoFactorRequired: true });
+    renderAt(<AccountOverviewPage />, { path: '/account' });
+    expect(screen.getByText('2-Factor Required')).toBeInTheDocument();
+    act(() => useGlobalStore.getState().updateUser({ useTotp: true }));
+    expect(screen.queryByText('2-Factor Required')).not.toBeInTheDocument();
+    useGlobalStore.setState({ twoFactorRequired: false });
+  });
 });
 
 describe('UpdatePasswordForm', () => {
