@@ -49,8 +49,8 @@ export function applyFilters<TB extends keyof Database, O>(
   for (const f of filters) {
     const ref = sql.ref(f.column);
     const alternatives = f.values.map((v) => {
-      // PostgreSQL would fail on comparing an integer column with text that is not a number.
-      if (f.integer && !/^-?\d{1,15}$/u.test(v)) return sql<boolean>`1 = 0`;
+      // PostgreSQL fails on comparing an integer column with text that is not a 32-bit number.
+      if (f.integer && !/^-?\d{1,9}$/u.test(v)) return sql<boolean>`1 = 0`;
       if (f.exact) return sql<boolean>`${ref} = ${f.integer ? Number(v) : v}`;
       return sql<boolean>`lower(${ref}) like ${likePattern(v)} escape '\\'`;
     });

@@ -104,6 +104,7 @@ describe('GET /api/application/nodes/{id}/allocations', () => {
     expect(await list('filter[port]=27015')).toEqual(['10.1.1.1:27015', '10.1.1.10:27015']);
     expect(await list('filter[port]=27016,27015&filter[ip]=10.1.1.10')).toEqual(['10.1.1.10:27015']);
     expect(await list('filter[port]=abc')).toEqual([]);
+    expect(await list('filter[port]=99999999999')).toEqual([]);
     expect(await list('filter[port]=abc,27016')).toEqual(['10.1.1.1:27016']);
     expect(await list('filter[ip_alias]=game.EX')).toEqual(['10.1.1.1:27015', '10.1.1.1:27016']);
 

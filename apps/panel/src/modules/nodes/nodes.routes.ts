@@ -7,7 +7,7 @@ import { check } from '../../http/input.ts';
 import { acl } from '../application/acl.ts';
 import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
-import { pathId, requestUrl, resourceMeta } from '../application/urls.ts';
+import { MAX_ID, pathId, requestUrl, resourceMeta } from '../application/urls.ts';
 import { nodeConfiguration } from './nodes.configuration.ts';
 import { presentNodes } from './nodes.includes.ts';
 
@@ -71,7 +71,7 @@ export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
     const viable = await nodes.viable({
       memory: Number(input.memory),
       disk: Number(input.disk),
-      locationIds: ids ? ids.map(Number) : null,
+      locationIds: ids ? ids.map(Number).filter((id) => Math.abs(id) <= MAX_ID) : null,
     });
     // Presented like any node: the original's leaked `sum_*` columns are not part of the object.
     if (input.page === undefined || input.page === null) {

@@ -5,6 +5,7 @@ import { encrypt, randomAlnum } from '../../lib/crypto.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { ListParams } from '../application/listing.ts';
+import { MAX_ID } from '../application/urls.ts';
 import { exists, flag, validateBody } from '../application/validation.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
 import type { NodesRepository } from './nodes.repository.ts';
@@ -12,6 +13,7 @@ import type { AllocatedResources } from './nodes.presenter.ts';
 
 export const DEFAULT_DAEMON_BASE = '/var/lib/pterodactyl/volumes';
 
+// The numeric maxima are the integer columns' range (the reference has none; larger values could not be stored).
 const RULES = {
   name: ['required', 'regex:/^[\\w .-]{1,100}$/'],
   location_id: 'required|integer',
@@ -21,10 +23,10 @@ const RULES = {
   public: 'boolean',
   behind_proxy: 'boolean',
   maintenance_mode: 'boolean',
-  memory: 'required|numeric|min:1',
-  memory_overallocate: 'required|numeric|min:-1',
-  disk: 'required|numeric|min:1',
-  disk_overallocate: 'required|numeric|min:-1',
+  memory: 'required|numeric|min:1|max:2147483647',
+  memory_overallocate: 'required|numeric|min:-1|max:2147483647',
+  disk: 'required|numeric|min:1|max:2147483647',
+  disk_overallocate: 'required|numeric|min:-1|max:2147483647',
   upload_size: 'integer|between:1,1024',
   daemon_listen: 'required|numeric|between:1,65535',
   daemon_sftp: 'required|numeric|between:1,65535',
@@ -91,7 +93,10 @@ export class NodesService {
 
   private validate(body: unknown): Promise<NodeBody> {
     return validateBody<NodeBody>(body, RULES, LABELS, {
-      location_id: exists(async (v) => (await this.locations.findById(int(v as Num))) !== undefined),
+      location_id: exists(async (v) => {
+        const id = int(v as Num);
+        return id > 0 && id <= MAX_ID && (await this.locations.findById(id)) !== undefined;
+      }),
     });
   }
 

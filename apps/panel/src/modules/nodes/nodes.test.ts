@@ -182,12 +182,14 @@ describe('POST /api/application/nodes', () => {
       [{ name: 'bad/name' }, 'name|regex|The name format is invalid.'],
       [{ name: 'x'.repeat(101) }, 'name|regex|The name format is invalid.'],
       [{ location_id: 999999 }, 'location_id|exists|The selected Location is invalid.'],
+      [{ location_id: 99999999999 }, 'location_id|exists|The selected Location is invalid.'],
       [{ location_id: 'abc' }, 'location_id|integer|The Location must be an integer.'],
       [{ scheme: 'ftp' }, 'scheme|in|The selected scheme is invalid.'],
       [{ public: 'yes' }, 'public|boolean|The Node Visibility field must be true or false.'],
       [{ behind_proxy: 'no' }, 'behind_proxy|boolean|The behind proxy field must be true or false.'],
       [{ memory: 0 }, 'memory|min|The memory must be at least 1.'],
       [{ memory: 'lots' }, 'memory|numeric|The memory must be a number.'],
+      [{ disk: 3000000000 }, 'disk|max|The disk may not be greater than 2147483647.'],
       [{ memory_overallocate: -2 }, 'memory_overallocate|min|The memory overallocate must be at least -1.'],
       [{ disk: 0 }, 'disk|min|The disk must be at least 1.'],
       [{ disk_overallocate: -5 }, 'disk_overallocate|min|The disk overallocate must be at least -1.'],
@@ -457,6 +459,10 @@ describe('GET /api/application/nodes/deployable', () => {
   });
 
   it('answers NoViableNodeException when nothing fits', async () => {
+    const huge = await api.get(
+      '/api/application/nodes/deployable?memory=1&disk=1&location_ids[]=99999999999',
+    );
+    expect(firstError(huge).code).toBe('NoViableNodeException');
     const res = await api.get('/api/application/nodes/deployable?memory=999999999&disk=1');
     expect(res.status).toBe(400);
     expect(firstError(res)).toEqual({
