@@ -31,7 +31,8 @@ async function main(argv: string[]) {
     ctx = await bootstrap({ log: pino({ level: 'warn' }, pino.destination(2)) });
     return await command.run(ctx, values);
   } catch (e) {
-    if (e instanceof ValidationFailed) console.error(`${name}: ${e.failures.map((f) => f.detail).join('\n')}`);
+    if (e instanceof ValidationFailed)
+      console.error(`${name}: ${e.failures.map((f) => f.detail).join('\n')}`);
     else if (e instanceof ConfigError || e instanceof CliError) console.error(`${name}: ${e.message}`);
     else console.error(e);
     return 1;
