@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltInEggs } from '../bootstrap.ts';
 import type { Node, Server } from '../db/types.ts';
 import { ensureLocalNode } from '../embedded/local-node.ts';
 import { decrypt } from '../lib/crypto.ts';
-import { nowIso } from '../lib/time.ts';
 import { firstError, TestClient } from '../test-support/client.ts';
+import { nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 
 let panel: TestPanel;
@@ -37,55 +36,15 @@ beforeAll(async () => {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  await ensureBuiltInEggs(panel.ctx);
-  const egg = await db
-    .selectFrom('eggs')
-    .selectAll()
-    .where('name', 'like', '%Game Server%')
-    .executeTakeFirstOrThrow();
+  const { egg } = await nodeAndEgg(panel.ctx, [43000, 43002]);
   const owner = await panel.createUser();
-  const allocation = await db
-    .selectFrom('allocations')
-    .selectAll()
-    .where('node_id', '=', nodeA.id)
-    .executeTakeFirstOrThrow();
-  const variables = await panel.ctx.repositories.eggs.variables(egg.id);
-  const at = nowIso();
-  server = await panel.ctx.repositories.servers.create(
-    {
-      external_id: null,
-      uuid: crypto.randomUUID(),
-      uuid_short: crypto.randomUUID().slice(0, 8),
-      node_id: nodeA.id,
-      name: 'Remote test',
-      description: '',
-      status: 'installing',
-      skip_scripts: 0,
-      owner_id: owner.id,
-      memory: 512,
-      swap: 0,
-      disk: 1024,
-      io: 500,
-      cpu: 100,
-      threads: null,
-      oom_disabled: 1,
-      allocation_id: allocation.id,
-      nest_id: egg.nest_id,
-      egg_id: egg.id,
-      startup: egg.startup,
-      image: 'talon/host-node:20',
-      allocation_limit: 2,
-      database_limit: 0,
-      backup_limit: 0,
-      installed_at: null,
-      created_at: at,
-      updated_at: at,
-    },
-    [allocation.id],
-    variables.map((v) => ({
-      variableId: v.id,
-      value: v.env_variable === 'MOTD' ? 'remote motd' : v.default_value,
-    })),
+  server = await serverRow(
+    panel.ctx,
+    nodeA,
+    egg,
+    owner.id,
+    { name: 'Remote test', status: 'installing', installed_at: null },
+    (env, fallback) => (env === 'MOTD' ? 'remote motd' : fallback),
   );
 });
 afterAll(async () => {

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Egg, Node, User } from '../../db/types.ts';
+import { firstError, TestClient } from '../../test-support/client.ts';
+import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+
+// The client API's server list and the per-server rules that need no daemon.
+let panel: TestPanel;
+let node: Node;
+let egg: Egg;
+let alice: User;
+let bob: User;
+let admin: User;
+let aliceClient: TestClient;
+let bobClient: TestClient;
+let adminClient: TestClient;
+
+beforeAll(async () => {
+  panel = await startTestPanel();
+  ({ node, egg } = await nodeAndEgg(panel.ctx, [44000, 44009]));
+  alice = await panel.createUser({ username: 'alice' });
+  bob = await panel.createUser({ username: 'bob' });
+  admin = await panel.createUser({ username: 'root', admin: true });
+  aliceClient = await panel.signedIn(alice);
+  bobClient = await panel.signedIn(bob);
+  adminClient = await panel.signedIn(admin);
+  await serverRow(panel.ctx, node, egg, alice.id, { name: 'Alice Survival' });
+  await serverRow(panel.ctx, node, egg, alice.id, { name: 'Alice Creative' });
+  const shared = await serverRow(panel.ctx, node, egg, bob.id, { name: 'Bob Shared' });
+  await serverRow(panel.ctx, node, egg, bob.id, { name: 'Bob Private' });
+  await panel.ctx.db.db
+    .insertInto('subusers')
+    .values({
+      user_id: alice.id,
+      server_id: shared.id,
+      permissions: JSON.stringify(['websocket.connect', 'control.console']),
+      created_at: new Date().toISOString(),
+      updated_at: new Date().toISOString(),
+    })
+    .execute();
+});
+afterAll(async () => {
+  await panel.close();
+});
+
+const names = (res: { body: any }) => res.body.data.map((s: any) => s.attributes.name as string).sort();
+
+describe('GET /api/client', () => {
+  it('lists what the caller owns or is a subuser of, and narrows by type', async () => {
+    expect(names(await aliceClient.get('/api/client'))).toEqual([
+      'Alice Creative',
+      'Alice Survival',
+      'Bob Shared',
+    ]);
+    expect(names(await aliceClient.get('/api/client?type=owner'))).toEqual([
+      'Alice Creative',
+      'Alice Survival',
+    ]);
+    // Non-admins asking for the admin views get an empty list, not an error.
+    expect((await aliceClient.get('/api/client?type=admin-all')).body.data).toEqual([]);
+    expect(names(await adminClient.get('/api/client?type=admin-all'))).toHaveLength(4);
+    expect(names(await adminClient.get('/api/client?type=admin'))).toHaveLength(4);
+    expect(names(await adminClient.get('/api/client'))).toEqual([]);
+  });
+
+  it('searches by name, uuid and allocation with filter[*]', async () => {
+    expect(names(await aliceClient.get('/api/client?filter[*]=creat'))).toEqual(['Alice Creative']);
+    const all = await adminClient.get('/api/client?type=admin-all');
+    const target = all.body.data.find((s: any) => s.attributes.name === 'Bob Private').attributes;
+    expect(
+      names(await adminClient.get(`/api/client?type=admin-all&filter[*]=${target.uuid.slice(0, 13)}`)),
+    ).toEqual(['Bob Private']);
+    const port = target.relationships.allocations.data[0].attributes.port as number;
+    expect(names(await adminClient.get(`/api/client?type=admin-all&filter[*]=127.0.0.1:${port}`))).toEqual([
+      'Bob Private',
+    ]);
+    expect(names(await adminClient.get(`/api/client?type=admin-all&filter[*]=:${port}`))).toEqual([
+      'Bob Private',
+    ]);
+  });
+
+  it('paginates with links that keep the query', async () => {
+    const page = await aliceClient.get('/api/client?per_page=2&page=2');
+    expect(page.body.meta.pagination).toMatchObject({
+      total: 3,
+      count: 1,
+      per_page: 2,
+      current_page: 2,
+      total_pages: 2,
+    });
+    expect(page.body.meta.pagination.links.previous).toContain('per_page=2');
+    expect(page.body.meta.pagination.links.previous).toContain('page=1');
+    const unknown = await aliceClient.get('/api/client?filter[owner]=x');
+    expect(unknown.status).toBe(400);
+    expect(firstError(unknown).code).toBe('InvalidFilterQuery');
+  });
+});
+
+describe('GET /api/client/servers/{server}', () => {
+  it('shows a subuser only the primary allocation and hides startup values without startup.read', async () => {
+    const list = await aliceClient.get('/api/client');
+    const shared = list.body.data.find((s: any) => s.attributes.name === 'Bob Shared').attributes;
+    expect(shared.server_owner).toBe(false);
+    const details = await aliceClient.get(`/api/client/servers/${shared.uuid}`);
+    expect(details.status).toBe(200);
+    expect(details.body.meta).toEqual({
+      is_server_owner: false,
+      user_permissions: ['websocket.connect', 'control.console'],
+    });
+    expect(details.body.attributes.relationships.variables).toEqual({
+      object: 'null_resource',
+      attributes: null,
+    });
+    expect(details.body.attributes.relationships.allocations.data[0].attributes.notes).toBeNull();
+    expect(details.body.attributes.invocation).toBe('node server.js');
+    // By 8-character identifier too, as the web app's page URLs use.
+    expect((await aliceClient.get(`/api/client/servers/${shared.identifier}`)).status).toBe(200);
+  });
+
+  it('answers 404 for servers of others and unknown ids alike', async () => {
+    const all = await adminClient.get('/api/client?type=admin-all');
+    const bobs = all.body.data.find((s: any) => s.attributes.name === 'Bob Private').attributes;
+    const foreign = await aliceClient.get(`/api/client/servers/${bobs.identifier}`);
+    expect(foreign.status).toBe(404);
+    expect((await aliceClient.get('/api/client/servers/00000000')).status).toBe(404);
+    expect(
+      (await aliceClient.post(`/api/client/servers/${bobs.identifier}/power`, { signal: 'start' })).status,
+    ).toBe(404);
+  });
+
+  it('answers 409 with the reason while the server is installing, still showing its details', async () => {
+    const installing = await serverRow(panel.ctx, node, egg, alice.id, {
+      name: 'Installing',
+      status: 'installing',
+    });
+    const details = await aliceClient.get(`/api/client/servers/${installing.uuid_short}`);
+    expect(details.status).toBe(200);
+    expect(details.body.attributes).toMatchObject({ status: 'installing', is_installing: true });
+    const stats = await aliceClient.get(`/api/client/servers/${installing.uuid_short}/resources`);
+    expect(stats.status).toBe(409);
+    expect(firstError(stats)).toEqual({
+      code: 'ServerStateConflictException',
+      status: '409',
+      detail: 'This server has not yet completed its installation process, please try again later.',
+    });
+    expect((await aliceClient.get(`/api/client/servers/${installing.uuid_short}/websocket`)).status).toBe(
+      409,
+    );
+    // A root admin may still watch the installation.
+    expect((await adminClient.get(`/api/client/servers/${installing.uuid_short}/websocket`)).status).toBe(
+      200,
+    );
+  });
+
+  it("signs console tokens for the node with the caller's permissions", async () => {
+    const list = await aliceClient.get('/api/client?type=owner');
+    const own = list.body.data[0].attributes;
+    const res = await aliceClient.get(`/api/client/servers/${own.uuid}/websocket`);
+    expect(res.body.data.socket).toBe(`ws://127.0.0.1:18081/api/servers/${own.uuid}/ws`);
+    const [header, payload] = (res.body.data.token as string)
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(Buffer.from(p, 'base64url').toString()));
+    expect(header).toMatchObject({ alg: 'HS256', typ: 'JWT' });
+    expect(payload).toMatchObject({
+      server_uuid: own.uuid,
+      permissions: ['*'],
+      user_uuid: alice.uuid,
+      aud: ['http://127.0.0.1:18081'],
+    });
+    expect(payload.exp - payload.iat).toBe(600);
+    expect(header.jti).toBe(payload.jti);
+  });
+});

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { ensureBuiltInEggs } from '../bootstrap.ts';
+import type { AppContext } from '../context.ts';
+import type { Egg, Node, Server } from '../db/types.ts';
+import { ensureLocalNode } from '../embedded/local-node.ts';
+import { nowIso } from '../lib/time.ts';
+
+/** The local node (no daemon process) with a few allocations, and the built-in game-server egg. */
+export async function nodeAndEgg(
+  ctx: AppContext,
+  ports: [number, number],
+): Promise<{ node: Node; egg: Egg }> {
+  const { node } = await ensureLocalNode(ctx, { daemonPort: 18081, sftpPort: 12022, ports });
+  await ensureBuiltInEggs(ctx);
+  const egg = await ctx.db.db
+    .selectFrom('eggs')
+    .selectAll()
+    .where('name', 'like', '%Game Server%')
+    .executeTakeFirstOrThrow();
+  return { node, egg };
+}
+
+/**
+ * A server row on a free allocation of `node`, written straight to the database: for tests of the
+ * panel alone (the daemon never hears of it).
+ */
+export async function serverRow(
+  ctx: AppContext,
+  node: Node,
+  egg: Egg,
+  ownerId: number,
+  values: Partial<Server> = {},
+  variable: (env: string, fallback: string) => string = (_env, fallback) => fallback,
+): Promise<Server> {
+  const allocation = await ctx.db.db
+    .selectFrom('allocations')
+    .selectAll()
+    .where('node_id', '=', node.id)
+    .where('server_id', 'is', null)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const variables = await ctx.repositories.eggs.variables(egg.id);
+  const uuid = randomUUID();
+  const at = nowIso();
+  return ctx.repositories.servers.create(
+    {
+      external_id: null,
+      uuid,
+      uuid_short: uuid.slice(0, 8),
+      node_id: node.id,
+      name: 'Test server',
+      description: '',
+      status: null,
+      skip_scripts: 0,
+      owner_id: ownerId,
+      memory: 512,
+      swap: 0,
+      disk: 1024,
+      io: 500,
+      cpu: 100,
+      threads: null,
+      oom_disabled: 1,
+      allocation_id: allocation.id,
+      nest_id: egg.nest_id,
+      egg_id: egg.id,
+      startup: egg.startup,
+      image: 'talon/host-node:20',
+      allocation_limit: 2,
+      database_limit: 0,
+      backup_limit: 0,
+      installed_at: at,
+      created_at: at,
+      updated_at: at,
+      ...values,
+    },
+    [allocation.id],
+    variables.map((v) => ({ variableId: v.id, value: variable(v.env_variable, v.default_value) })),
+  );
+}
