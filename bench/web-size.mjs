@@ -28,7 +28,11 @@ const stale =
   statSync(manifestPath).mtimeMs <
     Math.max(newestMtime(path.join(web, 'src')), statSync(path.join(web, 'index.html')).mtimeMs);
 if (process.argv.includes('--build') || stale) {
-  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 

@@ -37,7 +37,12 @@ export function ensureWebBuilt(): void {
     newest(path.join(ROOT, 'packages/shared/src')),
   );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: ROOT, encoding: 'utf8' });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (res.status !== 0) throw new Error(`web build failed:\n${res.stdout}\n${res.stderr}`);
 }
 

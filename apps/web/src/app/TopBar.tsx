@@ -36,13 +36,7 @@ export function TopBar() {
           <span className="truncate">{name}</span>
         </Link>
         <nav aria-label={t('nav.main')} className="flex items-stretch">
-          <button
-            type="button"
-            className={ITEM}
-            aria-label={t('nav.search')}
-            title={t('nav.search')}
-            aria-haspopup="dialog"
-          >
+          <button type="button" className={ITEM} aria-label={t('nav.search')} title={t('nav.search')}>
             <SearchIcon />
           </button>
           <NavLink

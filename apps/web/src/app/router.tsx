@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { CenteredSpinner } from '../components/Spinner.tsx';
 import { loadChunk } from '../lib/chunk.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 import { RouteError } from './RouteError.tsx';
@@ -19,6 +20,7 @@ export const routes: RouteObject[] = [
   {
     element: <Root />,
     errorElement: <RouteError />,
+    hydrateFallbackElement: <CenteredSpinner />,
     children: [
       {
         path: '/auth',

@@ -12,7 +12,7 @@ export function ApiKeyCreatedModal({ apiKey, onClose }: { apiKey: string | null;
       <CopyOnClick text={apiKey ?? ''} className="mt-4 block w-full rounded-md">
         <pre
           data-testid="created-api-key"
-          className="overflow-x-auto rounded-md bg-zinc-950 p-3 font-mono text-sm text-zinc-100"
+          className="rounded-md bg-zinc-950 p-3 font-mono text-sm break-all whitespace-pre-wrap text-zinc-100"
         >
           {apiKey}
         </pre>

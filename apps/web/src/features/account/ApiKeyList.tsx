@@ -62,15 +62,17 @@ export function ApiKeyList() {
               <span className="hidden text-zinc-500 sm:block">
                 <KeyIcon />
               </span>
-              <div className="min-w-0 flex-1">
-                <p className="truncate text-sm font-medium text-zinc-100">{key.description}</p>
-                <p className="text-xs text-zinc-400">
-                  {t('api.last_used', { date: lastUsed ?? t('api.never') })}
-                </p>
+              <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:gap-3">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm font-medium text-zinc-100">{key.description}</p>
+                  <p className="text-xs text-zinc-400">
+                    {t('api.last_used', { date: lastUsed ?? t('api.never') })}
+                  </p>
+                </div>
+                <code className="self-start rounded bg-zinc-950 px-2 py-1 font-mono text-xs text-zinc-300 sm:self-auto">
+                  {key.identifier}
+                </code>
               </div>
-              <code className="hidden rounded bg-zinc-950 px-2 py-1 font-mono text-xs text-zinc-300 sm:block">
-                {key.identifier}
-              </code>
               <button
                 type="button"
                 aria-label={t('api.delete', { identifier: key.identifier })}
