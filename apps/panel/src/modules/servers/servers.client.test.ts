@@ -56,6 +56,9 @@ describe('GET /api/client', () => {
       'Alice Creative',
       'Alice Survival',
     ]);
+    const bobs = await bobClient.get('/api/client');
+    expect(names(bobs)).toEqual(['Bob Private', 'Bob Shared']);
+    expect(bobs.body.data.every((s: any) => s.attributes.server_owner === true)).toBe(true);
     // Non-admins asking for the admin views get an empty list, not an error.
     expect((await aliceClient.get('/api/client?type=admin-all')).body.data).toEqual([]);
     expect(names(await adminClient.get('/api/client?type=admin-all'))).toHaveLength(4);
