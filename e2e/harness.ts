@@ -235,6 +235,8 @@ export const MOBILE = { width: 390, height: 844 };
 /** Saves `{name}-desktop.png` and `{name}-mobile.png`, restoring the desktop size. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let the 150 ms modal/fade transitions and the progress bar settle so the picture is stable.
+  await page.waitForTimeout(700);
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(MOBILE);

@@ -77,6 +77,21 @@ describe('UpdatePasswordForm', () => {
     await waitFor(() => expect(submit).toBeEnabled());
   });
 
+  it('is disabled while submitting', async () => {
+    let release: (r: Response) => void = () => undefined;
+    vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (release = resolve)));
+    vi.spyOn(fullPage, 'navigate').mockImplementation(() => undefined);
+    renderAt(<UpdatePasswordForm />);
+    await userEvent.type(screen.getByLabelText('Current Password'), 'old-password');
+    await userEvent.type(screen.getByLabelText('New Password'), 'new-password');
+    await userEvent.type(screen.getByLabelText('Confirm New Password'), 'new-password');
+    const submit = screen.getByRole('button', { name: 'Update Password' });
+    await waitFor(() => expect(submit).toBeEnabled());
+    await userEvent.click(submit);
+    await waitFor(() => expect(submit).toBeDisabled());
+    release(new Response(null, { status: 204 }));
+  });
+
   it('shows the new-password hint about uniqueness', () => {
     renderAt(<UpdatePasswordForm />);
     expect(screen.getByText(/unique to this website/)).toBeInTheDocument();
