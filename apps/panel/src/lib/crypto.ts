@@ -20,11 +20,14 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-/** Constant-time string comparison (lengths are compared through fixed-size digests). */
+/**
+ * Constant-time string comparison. Only the length can differ in time, and every secret compared
+ * here has a fixed, public length (hex digests, generated tokens).
+ */
 export function safeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db) && a.length === b.length;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** AES-256-GCM with the app key, for secrets the panel must read back (TOTP secrets, node tokens). */
