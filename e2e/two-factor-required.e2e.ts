@@ -31,11 +31,19 @@ describe('two-factor required for all users (APP_2FA_REQUIRED=2)', () => {
       .waitFor();
     await screenshots(page, 'account-2fa-required');
 
-    // Client-side navigation elsewhere comes back with the flag.
+    // Client-side navigation elsewhere: the server list answers TwoFactorAuthRequiredException
+    // and the app comes back here with the flag.
+    const blocked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/client');
     await page.getByRole('link', { name: 'Dashboard' }).click();
+    const response = await blocked;
+    expect(response.status()).toBe(400);
+    expect(((await response.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe(
+      'TwoFactorAuthRequiredException',
+    );
     await page.waitForURL(`${panel.url}/account`);
     await page.getByText('2-Factor Required').waitFor();
-    expect(await page.getByRole('button', { name: 'Enable' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Enable' }).waitFor();
+    expect(await page.getByText('There are no servers associated with your account.').count()).toBe(0);
     await page.close();
   });
 });
