@@ -35,7 +35,9 @@ export function DashboardPage() {
           ))}
         </ul>
       ) : (
-        <p className="py-8 text-center text-sm text-zinc-400">{t('empty')}</p>
+        <p className="rounded-lg border border-dashed border-zinc-700 px-4 py-12 text-center text-sm text-zinc-400">
+          {t('empty')}
+        </p>
       )}
     </PageContent>
   );
