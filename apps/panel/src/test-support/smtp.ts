@@ -6,7 +6,11 @@ export interface CapturedMail {
 }
 
 /** A real SMTP server on a loopback port that keeps every message it receives. */
-export async function startSmtpServer(): Promise<{ port: number; mails: CapturedMail[]; close: () => Promise<void> }> {
+export async function startSmtpServer(): Promise<{
+  port: number;
+  mails: CapturedMail[];
+  close: () => Promise<void>;
+}> {
   const mails: CapturedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
