@@ -106,7 +106,7 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
       tmp_directory: path.join(dir, 'tmp'),
       data: node.daemon_base,
     },
-    allowed_origins: [ctx.config.appUrl],
+    allowed_origins: originsOf(ctx.config.appUrl),
     runtime: { hidden_paths: [ctx.config.dataDir] },
   };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -114,4 +114,16 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
+}
+
+/**
+ * The browser origins allowed to open consoles: the panel URL, and on this machine also its other
+ * loopback spelling (people type both localhost and 127.0.0.1).
+ */
+function originsOf(appUrl: string): string[] {
+  const url = new URL(appUrl);
+  const origins = [url.origin];
+  const twin = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname === '127.0.0.1' ? 'localhost' : null;
+  if (twin) origins.push(`${url.protocol}//${twin}${url.port ? `:${url.port}` : ''}`);
+  return origins;
 }
