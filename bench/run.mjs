@@ -8,6 +8,9 @@ const only = process.argv[2];
 const benches = [
   ['api-account', ['node_modules/.bin/tsx', 'bench/api-account.ts']],
   ['web-size', ['node', 'bench/web-size.mjs']],
+  ['console-fanout', ['node_modules/.bin/tsx', 'bench/console-fanout.ts']],
+  ['resources', ['node_modules/.bin/tsx', 'bench/resources.ts']],
+  ['daemon-rss', ['node_modules/.bin/tsx', 'bench/daemon-rss.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 
 let failed = 0;
