@@ -123,6 +123,8 @@ async function freePort(): Promise<number> {
 export interface Panel {
   url: string;
   dataDir: string;
+  /** The environment the panel runs with (for CLI calls against the same database). */
+  env: NodeJS.ProcessEnv;
   admin: { username: string; password: string };
   output: () => string;
   createUser: (user: { email: string; username: string; password: string; admin?: boolean }) => void;
@@ -135,7 +137,15 @@ export async function startPanel(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Each panel starts its own local daemon: give it free ports and its own allocation range so
+  // panels running one after another (or side by side) never fight over 8081/2022/25565.
+  const daemonPort = await freePort();
+  const sftpPort = await freePort();
+  const allocationBase = 30_000 + Math.floor(Math.random() * 200) * 100;
   const env: NodeJS.ProcessEnv = {
+    LOCAL_DAEMON_PORT: String(daemonPort),
+    LOCAL_SFTP_PORT: String(sftpPort),
+    LOCAL_ALLOCATIONS: `${allocationBase}-${allocationBase + 79}`,
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -178,6 +188,7 @@ export async function startPanel(
   return {
     url,
     dataDir,
+    env,
     admin: { username: match[1]!, password: match[2]! },
     output: () => out,
     createUser(user) {

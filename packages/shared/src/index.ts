@@ -10,3 +10,6 @@ export * from './format/bytes.ts';
 export * from './format/uptime.ts';
 export * from './format/text.ts';
 export * from './eggs/index.ts';
+export * from './format/address.ts';
+export * from './format/mode.ts';
+export * from './format/limits.ts';

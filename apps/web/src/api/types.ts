@@ -76,15 +76,6 @@ export interface LoginResult {
   confirmationToken: string | null;
 }
 
-/** Minimal server summary for the dashboard list (filled out by later issues). */
-export interface ServerSummary {
-  id: string;
-  uuid: string;
-  name: string;
-  description: string;
-  node: string;
-}
-
 export interface Pagination {
   currentPage: number;
   totalPages: number;

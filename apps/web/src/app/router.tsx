@@ -15,6 +15,7 @@ const auth = () => import('../features/auth/index.ts');
 const account = () => import('../features/account/index.ts');
 const dashboard = () => import('../features/dashboard/index.ts');
 const shell = () => import('./shell.ts');
+const server = () => import('../features/server/index.ts');
 
 export const routes: RouteObject[] = [
   {
@@ -49,6 +50,7 @@ export const routes: RouteObject[] = [
               { path: '*', lazy: area(shell, (m) => m.SignedInNotFound) },
             ],
           },
+          { path: 'server/:id/*', lazy: area(server, (m) => m.ServerArea) },
           { path: '*', lazy: area(shell, (m) => m.SignedInNotFound) },
         ],
       },

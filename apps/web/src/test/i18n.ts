@@ -4,6 +4,7 @@ import common from '../../locales/en/common.json';
 import auth from '../../locales/en/auth.json';
 import account from '../../locales/en/account.json';
 import dashboard from '../../locales/en/dashboard.json';
+import server from '../../locales/en/server.json';
 
 /** Component tests use the real English files, loaded synchronously. */
 export function initTestI18n(): void {
@@ -11,7 +12,7 @@ export function initTestI18n(): void {
   void i18next.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { common, auth, account, dashboard } },
+    resources: { en: { common, auth, account, dashboard, server } },
     defaultNS: 'common',
     keySeparator: '.',
     interpolation: { escapeValue: false },

@@ -1,0 +1,52 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ServerSocket } from './socket.ts';
+
+/** How many earlier commands the arrow keys can recall. */
+export const HISTORY_SIZE = 32;
+
+/** Command line under the terminal: Enter sends, up and down walk through earlier commands. */
+export function CommandInput({ socket, disabled }: { socket: ServerSocket | null; disabled: boolean }) {
+  const { t } = useTranslation('server');
+  const [value, setValue] = useState('');
+  const history = useRef<string[]>([]);
+  const index = useRef(-1);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+      event.preventDefault();
+      const next = event.key === 'ArrowUp' ? index.current + 1 : index.current - 1;
+      if (next < -1 || next >= history.current.length) return;
+      index.current = next;
+      setValue(next === -1 ? '' : history.current[next]!);
+      return;
+    }
+    if (event.key === 'Enter' && value.trim() !== '') {
+      socket?.send('send command', value);
+      history.current = [value, ...history.current.filter((c) => c !== value)].slice(0, HISTORY_SIZE);
+      index.current = -1;
+      setValue('');
+    }
+  };
+
+  return (
+    <div className="flex items-center gap-2 rounded-b-lg border-t border-zinc-800 bg-zinc-900 px-3">
+      <span aria-hidden className="font-mono text-sm text-sky-400">
+        $
+      </span>
+      <input
+        type="text"
+        aria-label={t('command.label')}
+        placeholder={t('command.placeholder')}
+        autoCorrect="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        disabled={disabled}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        onKeyDown={onKeyDown}
+        className="w-full bg-transparent py-2 font-mono text-sm text-zinc-100 outline-none placeholder:text-zinc-500 disabled:cursor-not-allowed disabled:opacity-50"
+      />
+    </div>
+  );
+}

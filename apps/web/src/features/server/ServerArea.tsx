@@ -1,0 +1,106 @@
+import { useEffect } from 'react';
+import { NavLink, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { getServer } from '../../api/servers.ts';
+import { httpErrorToHuman } from '../../api/errors.ts';
+import { useGlobalStore } from '../../app/store.ts';
+import { CenteredSpinner } from '../../components/Spinner.tsx';
+import { NotFoundScreen, ScreenBlock } from '../../components/ScreenBlock.tsx';
+import { useTitle } from '../../lib/useTitle.ts';
+import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
+import { ConsolePage } from './ConsolePage.tsx';
+import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
+import { useServerConnection } from './connection.ts';
+import { gateFor } from './gating.ts';
+import { isInConflict, useServerStore } from './store.ts';
+
+/** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
+export function ServerArea() {
+  const { t } = useTranslation('server');
+  const params = useParams();
+  const id = params.id!;
+  const rest = (params['*'] ?? '').replace(/\/+$/, '');
+  const rootAdmin = useGlobalStore((s) => s.user?.rootAdmin ?? false);
+  const query = useQuery({ queryKey: ['server', id, 'details'], queryFn: () => getServer(id), retry: false });
+  const server = useServerStore((s) => s.server);
+  const permissions = useServerStore((s) => s.permissions);
+  const setServer = useServerStore((s) => s.setServer);
+  const refetch = query.refetch;
+
+  useEffect(() => {
+    if (query.data) setServer(query.data.server, query.data.permissions, query.data.isOwner);
+  }, [query.data, setServer]);
+
+  // Leaving the server (or switching to another) empties the store and closes the socket.
+  useEffect(() => () => useServerStore.getState().clear(), [id]);
+
+  useServerConnection(query.data ? id : undefined, () => void refetch());
+
+  const loaded = server !== null && server.id === id;
+  const gate = gateFor(rest, permissions);
+  // A root admin on the bare root path still gets the console of a server in a conflict state.
+  const conflict = loaded && isInConflict(server) && !(rootAdmin && rest === '');
+  const kind = loaded ? conflictKind(server) : null;
+  // The console page titles itself; the other screens are titled here as '{server name} | {title}'.
+  useTitle(
+    !loaded
+      ? undefined
+      : conflict && kind
+        ? `${server.name} | ${t(`conflict.${kind}_title`)}`
+        : gate === 'denied'
+          ? `${server.name} | ${t('access_denied')}`
+          : rest !== ''
+            ? `${server.name} | 404`
+            : undefined,
+  );
+
+  if (query.isError) {
+    return <ScreenBlock message={httpErrorToHuman(query.error)} />;
+  }
+  if (!loaded) return <CenteredSpinner />;
+  const TAB =
+    'focus-ring border-b-2 px-3 py-3 text-sm font-medium whitespace-nowrap text-zinc-400 hover:text-zinc-100';
+
+  return (
+    <div className="flex flex-1 flex-col">
+      <div className="border-b border-zinc-800 bg-zinc-900/60">
+        <div className="mx-auto flex w-full max-w-[1200px] items-center gap-2 overflow-x-auto px-4 sm:px-6">
+          <NavLink
+            to={`/server/${id}`}
+            end
+            className={({ isActive }) =>
+              `${TAB} ${isActive ? 'border-sky-500 text-zinc-100' : 'border-transparent'}`
+            }
+          >
+            {t('console')}
+          </NavLink>
+          {rootAdmin && (
+            <a
+              href={`/admin/servers/view/${server.internalId}`}
+              target="_blank"
+              rel="noreferrer"
+              className={`${TAB} ml-auto border-transparent`}
+              data-testid="admin-link"
+            >
+              {t('admin_view')} ↗
+            </a>
+          )}
+        </div>
+      </div>
+      <div className="mx-auto w-full max-w-[1200px] px-4 py-6 sm:px-6">
+        <ServerErrorBoundary key={rest} message={t('render_crash')}>
+          {conflict ? (
+            <ConflictNotice server={server} />
+          ) : gate === 'denied' ? (
+            <ScreenBlock title={t('access_denied')} message={t('access_denied_text')} />
+          ) : gate === 'not-found' || rest !== '' ? (
+            <NotFoundScreen />
+          ) : (
+            <ConsolePage />
+          )}
+        </ServerErrorBoundary>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { ServerArea } from './ServerArea.tsx';

@@ -1,0 +1,120 @@
+/**
+ * Server fixtures for the browser tests, made through the panel's own application API (fast and
+ * real): an application key from the CLI, then POST /api/application/servers.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Page } from 'playwright-core';
+import { ROOT, type Panel } from './harness.ts';
+
+export interface AppApi {
+  get: <T = unknown>(url: string) => Promise<T>;
+  post: <T = unknown>(url: string, body?: unknown) => Promise<T>;
+}
+
+export function applicationApi(panel: Panel, adminUsername: string): AppApi {
+  const res = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    ['apps/panel/src/cli/main.ts', 'api-key:create', '--user', adminUsername, '--application'],
+    { cwd: ROOT, env: panel.env, encoding: 'utf8' },
+  );
+  if (res.status !== 0) throw new Error(`api-key:create failed:\n${res.stdout}\n${res.stderr}`);
+  const key = res.stdout.trim().split('\n').pop()!.trim();
+  const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
+    const response = await fetch(panel.url + url, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url} → ${response.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return { get: (url) => call('GET', url), post: (url, body) => call('POST', url, body) };
+}
+
+interface ListOf<T> {
+  data: { attributes: T }[];
+}
+
+export async function userId(api: AppApi, username: string): Promise<number> {
+  const list = await api.get<ListOf<{ id: number; username: string }>>(
+    `/api/application/users?filter[username]=${encodeURIComponent(username)}`,
+  );
+  const user = list.data.find((u) => u.attributes.username === username);
+  if (!user) throw new Error(`no user ${username}`);
+  return user.attributes.id;
+}
+
+export async function eggId(api: AppApi, name: string): Promise<number> {
+  const nests = await api.get<
+    ListOf<{ relationships?: { eggs?: { data: { attributes: { id: number; name: string } }[] } } }>
+  >('/api/application/nests?include=eggs');
+  for (const nest of nests.data) {
+    const egg = nest.attributes.relationships?.eggs?.data.find((e) => e.attributes.name === name);
+    if (egg) return egg.attributes.id;
+  }
+  throw new Error(`no egg ${name}`);
+}
+
+export interface CreatedServer {
+  id: number;
+  identifier: string;
+  uuid: string;
+  name: string;
+}
+
+export async function createServer(
+  api: AppApi,
+  options: { name: string; user: number; egg: number; skipScripts?: boolean; description?: string },
+): Promise<CreatedServer> {
+  const res = await api.post<{ attributes: CreatedServer }>('/api/application/servers', {
+    name: options.name,
+    description: options.description ?? '',
+    user: options.user,
+    egg: options.egg,
+    docker_image: 'talon/host-node:20',
+    startup: 'node server.js',
+    environment: { MAX_PLAYERS: '10', MOTD: 'hi', WORLD_NAME: 'world' },
+    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
+    feature_limits: { databases: 0, allocations: 1, backups: 0 },
+    deploy: { locations: [], dedicated_ip: false, port_range: [] },
+    skip_scripts: options.skipScripts ?? false,
+  });
+  return res.attributes;
+}
+
+/** Waits until the client API reports the server without a status (installed, not suspended). */
+export async function waitInstalled(api: AppApi, id: number, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const server = await api.get<{ attributes: { status: string | null; container?: { installed?: boolean } } }>(
+      `/api/application/servers/${id}`,
+    );
+    if (server.attributes.status === null) return;
+    if (Date.now() > deadline) throw new Error(`server ${id} still ${server.attributes.status}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Adds a subuser row directly: the panel has no subuser API yet. */
+export function addSubuser(panel: Panel, userIdValue: number, serverId: number, permissions: string[]): void {
+  const db = new Database(path.join(panel.dataDir, 'panel.sqlite'));
+  try {
+    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+    db.prepare(
+      'INSERT INTO subusers (user_id, server_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    ).run(userIdValue, serverId, JSON.stringify(permissions), now, now);
+  } finally {
+    db.close();
+  }
+}
+
+export async function signIn(page: Page, url: string, username: string, password: string): Promise<void> {
+  await page.goto(`${url}/auth/login`);
+  await page.getByLabel('Username or Email').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(`${url}/`);
+}
