@@ -24,7 +24,11 @@ export function applicationApi(panel: Panel, adminUsername: string): AppApi {
   const call = async <T>(method: string, url: string, body?: unknown): Promise<T> => {
     const response = await fetch(panel.url + url, {
       method,
-      headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -89,9 +93,9 @@ export async function createServer(
 export async function waitInstalled(api: AppApi, id: number, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const server = await api.get<{ attributes: { status: string | null; container?: { installed?: boolean } } }>(
-      `/api/application/servers/${id}`,
-    );
+    const server = await api.get<{
+      attributes: { status: string | null; container?: { installed?: boolean } };
+    }>(`/api/application/servers/${id}`);
     if (server.attributes.status === null) return;
     if (Date.now() > deadline) throw new Error(`server ${id} still ${server.attributes.status}`);
     await new Promise((r) => setTimeout(r, 500));

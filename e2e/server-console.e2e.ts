@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ensureWebBuilt, launchBrowser, screenshots, startPanel, type Panel } from './harness.ts';
+import {
+  addSubuser,
+  applicationApi,
+  createServer,
+  eggId,
+  signIn,
+  userId,
+  waitInstalled,
+  type AppApi,
+  type CreatedServer,
+} from './servers.ts';
+
+const owner = { email: 'owner@example.test', username: 'owner', password: 'owner-password-1' };
+const helper = { email: 'helper@example.test', username: 'helper', password: 'helper-password-1' };
+
+let panel: Panel;
+let api: AppApi;
+let browser: Browser;
+let page: Page;
+let game: CreatedServer;
+let frozen: CreatedServer;
+
+/** Text currently rendered by xterm (its DOM renderer keeps one element per row). */
+async function terminalText(): Promise<string> {
+  return page.locator('[data-testid="console-terminal"] .xterm-rows').innerText();
+}
+
+async function waitForTerminal(needle: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await terminalText()).includes(needle)) return;
+    if (Date.now() > deadline) throw new Error(`terminal never showed ${needle}:\n${await terminalText()}`);
+    await page.waitForTimeout(200);
+  }
+}
+
+async function status(): Promise<string> {
+  return (await page.getByTestId('server-status').textContent()) ?? '';
+}
+
+describe('server console in Chromium against the real panel and daemon', () => {
+  beforeAll(async () => {
+    ensureWebBuilt();
+    panel = await startPanel();
+    panel.createUser(owner);
+    panel.createUser(helper);
+    api = applicationApi(panel, panel.admin.username);
+    const egg = await eggId(api, 'Node.js Game Server');
+    const ownerId = await userId(api, owner.username);
+    game = await createServer(api, {
+      name: 'Survival World',
+      user: ownerId,
+      egg,
+      description: 'The main world',
+    });
+    frozen = await createServer(api, { name: 'Frozen', user: ownerId, egg, skipScripts: true });
+    await waitInstalled(api, game.id);
+    await api.post(`/api/application/servers/${frozen.id}/suspend`);
+    addSubuser(panel, await userId(api, helper.username), game.id, [
+      'websocket.connect',
+      'control.console',
+      'control.stop',
+      'control.restart',
+    ]);
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    page.on('pageerror', (e) => console.log('pageerror', e.message));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await panel?.stop();
+  });
+
+  it('lists the servers on the dashboard with their figures and the suspended badge', async () => {
+    await signIn(page, panel.url, owner.username, owner.password);
+    const card = page.getByTestId('server-card').filter({ hasText: 'Survival World' });
+    await card.waitFor();
+    await expect(card.textContent()).resolves.toContain('The main world');
+    await expect(card.textContent()).resolves.toContain('Local');
+    await page
+      .getByTestId('server-card')
+      .filter({ hasText: 'Frozen' })
+      .getByTestId('server-badge')
+      .filter({ hasText: 'Suspended' })
+      .waitFor();
+    await card.getByText('Offline').waitFor();
+    await screenshots(page, 'dashboard');
+  });
+
+  it('starts the server, runs a command, shows moving graphs, stops it (Stop turns into Kill)', async () => {
+    await page.getByTestId('server-card').filter({ hasText: 'Survival World' }).click();
+    await page.waitForURL(`${panel.url}/server/${game.identifier}`);
+    await expect.poll(() => page.title()).toBe('Survival World | Console');
+    await expect.poll(status, { timeout: 20_000 }).toBe('offline');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(status, { timeout: 60_000 }).toBe('running');
+    await waitForTerminal('For help, type "help"', 60_000);
+    await expect(page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).resolves.toBe(true);
+
+    const input = page.getByLabel('Console command');
+    await input.fill('say hello from the browser test');
+    await input.press('Enter');
+    await waitForTerminal('hello from the browser test');
+    // History: the arrow key brings the last command back.
+    await input.press('ArrowUp');
+    await expect(input.inputValue()).resolves.toBe('say hello from the browser test');
+    await input.fill('');
+
+    const points = () =>
+      page.locator('[data-testid="graph-cpu"] [data-points]').getAttribute('data-points').then(Number);
+    const before = await points();
+    await expect.poll(points, { timeout: 20_000 }).toBeGreaterThan(Math.max(before, 2));
+    await screenshots(page, 'server-console-running');
+
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByRole('button', { name: 'Kill', exact: true }).waitFor({ timeout: 5_000 });
+    await expect.poll(status, { timeout: 60_000 }).toBe('offline');
+    await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
+    await expect(page.getByRole('button', { name: 'Start', exact: true }).isEnabled()).resolves.toBe(true);
+    await screenshots(page, 'server-console-offline');
+  });
+
+  it('shows the suspended notice instead of the console', async () => {
+    await page.goto(`${panel.url}/server/${frozen.identifier}`);
+    await page.getByText('This server is suspended and cannot be accessed.').waitFor();
+    await page.getByRole('heading', { name: 'Server Suspended' }).waitFor();
+    await expect.poll(() => page.title()).toBe('Frozen | Server Suspended');
+    await screenshots(page, 'server-suspended');
+  });
+
+  it('gates tabs that need a permission and shows not-found for unknown paths', async () => {
+    await page.goto(`${panel.url}/server/${game.identifier}/nothing-here`);
+    await page.getByText('The requested resource was not found.').waitFor();
+  });
+
+  it('a subuser without control.start sees no Start button', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${panel.url}/auth/login`);
+    await signIn(page, panel.url, helper.username, helper.password);
+    await page.goto(`${panel.url}/server/${game.identifier}`);
+    await expect.poll(status, { timeout: 20_000 }).toBe('offline');
+    await page.getByRole('button', { name: 'Restart' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Start', exact: true }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Stop', exact: true }).count()).resolves.toBe(1);
+    await page.goto(`${panel.url}/server/${game.identifier}/files`);
+    await page.getByText('You do not have permission to access this page.').waitFor();
+    await screenshots(page, 'server-access-denied');
+  });
+});
