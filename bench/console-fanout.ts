@@ -6,7 +6,7 @@
 // both are also run uncapped (the daemon restarted with the throttle raised). Ratios last.
 // Processes: this one holds the 10 clients; the panel, the daemon, the baseline server and each flood
 // program run in their own processes. The machine's CPUs are shared by all of them.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
@@ -193,4 +193,7 @@ try {
 } finally {
   baseline.child.kill('SIGTERM');
   await stack.stop();
+  rmSync(program, { force: true });
 }
+// fetch's connection pool keeps this process alive for a while after everything has stopped.
+process.exit(0);

@@ -96,3 +96,5 @@ try {
 } finally {
   await stack.stop();
 }
+// fetch's connection pool keeps this process alive for a while after everything has stopped.
+process.exit(0);
