@@ -8,7 +8,8 @@ import { buildDaemon } from './daemon.ts';
  * servers' processes but keep their recorded states, so the next boot restarts them.
  */
 async function main(): Promise<void> {
-  const log = pino({ base: { svc: 'daemon' } });
+  // LOG_LEVEL overrides the config's `debug` (the panel passes its own level to the local daemon).
+  const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } });
   let loaded;
   try {
     loaded = loadConfigFile(configPathFromArgs(process.argv.slice(2), process.env));

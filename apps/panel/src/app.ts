@@ -107,5 +107,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await app.register(async (remote) => remoteRoutes(remote, ctx));
 
   await webRoutes(app, ctx, opts.webDist);
+  app.addHook('onClose', async () => ctx.services.servers.daemonClient.close());
   return app;
 }

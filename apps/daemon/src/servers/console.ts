@@ -36,23 +36,35 @@ export class LineSplitter {
   }
 }
 
-/** Fixed-size history of console lines (for `send logs` and GET /logs). */
+/**
+ * Fixed-size history of console lines (for `send logs` and GET /logs): a circular buffer, so each
+ * line costs one store however full it is.
+ */
 export class RingBuffer {
-  private readonly lines: string[] = [];
+  private readonly lines: string[];
+  private next = 0;
+  private size = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(private readonly capacity: number) {
+    this.lines = new Array<string>(capacity);
+  }
 
   push(line: string): void {
-    this.lines.push(line);
-    if (this.lines.length > this.capacity) this.lines.splice(0, this.lines.length - this.capacity);
+    this.lines[this.next] = line;
+    this.next = (this.next + 1) % this.capacity;
+    if (this.size < this.capacity) this.size++;
   }
 
   last(n: number): string[] {
-    return n <= 0 ? [] : this.lines.slice(-n);
+    const count = Math.min(Math.max(n, 0), this.size);
+    const out: string[] = [];
+    for (let i = count; i > 0; i--) out.push(this.lines[(this.next - i + this.capacity) % this.capacity] ?? '');
+    return out;
   }
 
   clear(): void {
-    this.lines.length = 0;
+    this.next = 0;
+    this.size = 0;
   }
 }
 

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { Node } from '../db/types.ts';
 import { HttpError } from '../http/errors.ts';
 import { decrypt } from '../lib/crypto.ts';
@@ -31,25 +33,73 @@ export function nodeUrl(node: Node): string {
  * machine that is down.
  */
 export class DaemonClient {
+  // Connections to daemons are kept open and reused: the panel talks to few machines, often.
+  private readonly agents = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true }),
+  };
+  /** Decrypted node tokens, by node id and encrypted value (a reset token changes the value). */
+  private readonly tokens = new Map<number, { sealed: string; plain: string }>();
+
   constructor(private readonly appKey: Buffer) {}
 
   token(node: Node): string {
-    return decrypt(this.appKey, node.daemon_token);
+    const hit = this.tokens.get(node.id);
+    if (hit?.sealed === node.daemon_token) return hit.plain;
+    const plain = decrypt(this.appKey, node.daemon_token);
+    this.tokens.set(node.id, { sealed: node.daemon_token, plain });
+    return plain;
+  }
+
+  private send(node: Node, method: string, path: string, body: string | undefined, timeoutMs: number) {
+    const url = new URL(path, nodeUrl(node));
+    const secure = url.protocol === 'https:';
+    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
+      (resolve, reject) => {
+        const req = (secure ? https : http).request(
+          url,
+          {
+            method,
+            agent: secure ? this.agents.https : this.agents.http,
+            timeout: timeoutMs,
+            headers: {
+              authorization: `Bearer ${this.token(node)}`,
+              accept: 'application/json',
+              ...(body === undefined
+                ? {}
+                : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+            },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                text: Buffer.concat(chunks).toString('utf8'),
+              }),
+            );
+            res.on('error', reject);
+          },
+        );
+        req.on('timeout', () => req.destroy(new Error('timed out')));
+        req.on('error', reject);
+        req.end(body);
+      },
+    );
   }
 
   private async call(node: Node, method: string, path: string, body?: unknown, timeoutMs = TIMEOUT_MS) {
-    let res: Response;
+    let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
     try {
-      res = await fetch(`${nodeUrl(node)}${path}`, {
+      res = await this.send(
+        node,
         method,
-        headers: {
-          authorization: `Bearer ${this.token(node)}`,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+        path,
+        body === undefined ? undefined : JSON.stringify(body),
+        timeoutMs,
+      );
     } catch {
       throw new HttpError(
         504,
@@ -57,11 +107,11 @@ export class DaemonClient {
         `Could not establish a connection to the machine running this server (node "${node.name}"). Please try again.`,
       );
     }
-    if (res.ok) return res;
-    const requestId = res.headers.get('x-request-id') ?? 'none';
+    if (res.status >= 200 && res.status < 300) return { json: () => JSON.parse(res.text) as unknown };
+    const requestId = String(res.headers['x-request-id'] ?? 'none');
     let message = '';
     try {
-      message = ((await res.json()) as { error?: string }).error ?? '';
+      message = (JSON.parse(res.text) as { error?: string }).error ?? '';
     } catch {
       message = '';
     }
@@ -75,12 +125,18 @@ export class DaemonClient {
     throw new HttpError(
       res.status,
       'DaemonConnectionException',
-      `An error occurred on the remote host: ${message || res.statusText}. (request id: ${requestId})`,
+      `An error occurred on the remote host: ${message || `status ${res.status}`}. (request id: ${requestId})`,
     );
   }
 
+  /** Closes kept-alive connections (the panel is stopping). */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
   async system(node: Node): Promise<Record<string, unknown>> {
-    return (await (await this.call(node, 'GET', '/api/system')).json()) as Record<string, unknown>;
+    return (await this.call(node, 'GET', '/api/system')).json() as Record<string, unknown>;
   }
 
   async createServer(node: Node, uuid: string, startOnCompletion: boolean): Promise<void> {
@@ -88,7 +144,7 @@ export class DaemonClient {
   }
 
   async server(node: Node, uuid: string): Promise<DaemonServerState> {
-    return (await (await this.call(node, 'GET', `/api/servers/${uuid}`)).json()) as DaemonServerState;
+    return (await this.call(node, 'GET', `/api/servers/${uuid}`)).json() as DaemonServerState;
   }
 
   async deleteServer(node: Node, uuid: string): Promise<void> {
