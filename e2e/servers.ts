@@ -71,7 +71,15 @@ export interface CreatedServer {
 
 export async function createServer(
   api: AppApi,
-  options: { name: string; user: number; egg: number; skipScripts?: boolean; description?: string },
+  options: {
+    name: string;
+    user: number;
+    egg: number;
+    skipScripts?: boolean;
+    description?: string;
+    /** MB; small values let many servers fit on the local node. */
+    memory?: number;
+  },
 ): Promise<CreatedServer> {
   const res = await api.post<{ attributes: CreatedServer }>('/api/application/servers', {
     name: options.name,
@@ -81,7 +89,7 @@ export async function createServer(
     docker_image: 'talon/host-node:20',
     startup: 'node server.js',
     environment: { MAX_PLAYERS: '10', MOTD: 'hi', WORLD_NAME: 'world' },
-    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
+    limits: { memory: options.memory ?? 256, swap: 0, disk: options.memory ?? 512, io: 500, cpu: 100 },
     feature_limits: { databases: 0, allocations: 1, backups: 0 },
     deploy: { locations: [], dedicated_ip: false, port_range: [] },
     skip_scripts: options.skipScripts ?? false,

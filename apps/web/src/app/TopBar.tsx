@@ -1,21 +1,25 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { logout } from '../api/auth.ts';
 import { SpinnerOverlay } from '../components/Spinner.tsx';
 import { GridIcon, LogoutIcon, SearchIcon, ShieldIcon, UserIcon } from './Icons.tsx';
 import { useGlobalStore } from './store.ts';
+import { SearchModal, useSearchShortcut } from './SearchModal.tsx';
 import { fullPage } from '../lib/navigation.ts';
 
 const ITEM =
   'focus-ring flex h-full items-center gap-2 px-3 text-zinc-300 transition-colors hover:bg-zinc-800 hover:text-white sm:px-4';
 
-/** Signed-in top bar (spec §2). The search icon opens the search modal in a later issue. */
+/** Signed-in top bar (spec §2). The search icon (or meta + /) opens the server search. */
 export function TopBar() {
   const { t } = useTranslation('common');
   const name = useGlobalStore((s) => s.settings.name);
   const rootAdmin = useGlobalStore((s) => s.user?.rootAdmin ?? false);
   const [leaving, setLeaving] = useState(false);
+  const [searching, setSearching] = useState(false);
+  const openSearch = useCallback(() => setSearching(true), []);
+  useSearchShortcut(openSearch);
 
   const onLogout = () => {
     setLeaving(true);
@@ -28,6 +32,7 @@ export function TopBar() {
   return (
     <header className="sticky top-0 z-40 w-full border-b border-zinc-800 bg-zinc-900/95 backdrop-blur">
       <SpinnerOverlay visible={leaving} />
+      <SearchModal visible={searching} onDismissed={() => setSearching(false)} />
       <div className="mx-auto flex h-14 max-w-[1200px] items-stretch">
         <Link
           to="/"
@@ -36,7 +41,13 @@ export function TopBar() {
           <span className="truncate">{name}</span>
         </Link>
         <nav aria-label={t('nav.main')} className="flex items-stretch">
-          <button type="button" className={ITEM} aria-label={t('nav.search')} title={t('nav.search')}>
+          <button
+            type="button"
+            className={ITEM}
+            aria-label={t('nav.search')}
+            title={t('nav.search')}
+            onClick={openSearch}
+          >
             <SearchIcon />
           </button>
           <NavLink

@@ -31,7 +31,8 @@ export function DashboardPage() {
   });
 
   // The address names the page the panel answered with: `/` for page 1, `/?page=n` otherwise.
-  const answered = servers.data?.pagination.currentPage;
+  // Placeholder data (the previous page, kept while the next loads) must not rewrite the address.
+  const answered = servers.isPlaceholderData ? undefined : servers.data?.pagination.currentPage;
   useEffect(() => {
     if (answered === undefined) return;
     const wanted = pageAddress(answered);
