@@ -57,3 +57,8 @@ export function paginated<A>(
 function scalar(v: unknown): string | undefined {
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
+
+/** The absolute URL of a request (pagination links are built from it). */
+export function requestUrl(req: { protocol: string; host: string; url: string }): URL {
+  return new URL(req.url, `${req.protocol}://${req.host}`);
+}

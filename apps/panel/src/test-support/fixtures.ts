@@ -1,9 +1,42 @@
 import { randomUUID } from 'node:crypto';
 import { ensureBuiltInEggs } from '../bootstrap.ts';
+import { APPLICATION_RESOURCES, KEY_TYPE } from '../modules/api-keys/api-keys.service.ts';
+import { TestClient } from './client.ts';
+import type { TestPanel } from './panel.ts';
 import type { AppContext } from '../context.ts';
 import type { Egg, Node, Server } from '../db/types.ts';
 import { ensureLocalNode } from '../embedded/local-node.ts';
 import { nowIso } from '../lib/time.ts';
+
+/**
+ * A client of the application API with a new root admin's application key; `permissions` are its
+ * `r_*` bytes (default: read and write on everything).
+ */
+export async function applicationClient(
+  panel: TestPanel,
+  permissions: Partial<Record<(typeof APPLICATION_RESOURCES)[number], number>> = Object.fromEntries(
+    APPLICATION_RESOURCES.map((r) => [r, 3]),
+  ),
+): Promise<TestClient> {
+  const admin = await panel.createUser({ admin: true });
+  const { key, secret } = await panel.ctx.services.apiKeys.create(
+    admin,
+    KEY_TYPE.application,
+    { description: 'tests' },
+    permissions,
+  );
+  return TestClient.withKey(panel.url, key.identifier + secret);
+}
+
+/** The built-in game-server egg (imported if needed). */
+export async function gameServerEgg(ctx: AppContext): Promise<Egg> {
+  await ensureBuiltInEggs(ctx);
+  return ctx.db.db
+    .selectFrom('eggs')
+    .selectAll()
+    .where('name', 'like', '%Game Server%')
+    .executeTakeFirstOrThrow();
+}
 
 /** The local node (no daemon process) with a few allocations, and the built-in game-server egg. */
 export async function nodeAndEgg(
@@ -11,13 +44,7 @@ export async function nodeAndEgg(
   ports: [number, number],
 ): Promise<{ node: Node; egg: Egg }> {
   const { node } = await ensureLocalNode(ctx, { daemonPort: 18081, sftpPort: 12022, ports });
-  await ensureBuiltInEggs(ctx);
-  const egg = await ctx.db.db
-    .selectFrom('eggs')
-    .selectAll()
-    .where('name', 'like', '%Game Server%')
-    .executeTakeFirstOrThrow();
-  return { node, egg };
+  return { node, egg: await gameServerEgg(ctx) };
 }
 
 /**

@@ -24,7 +24,11 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.put('/api/client/account/password', async (req, reply) => {
     const { user } = requireActor(req);
-    await services.account.changePassword(user, (req.body ?? {}) as Record<string, unknown>, activityActor(req));
+    await services.account.changePassword(
+      user,
+      (req.body ?? {}) as Record<string, unknown>,
+      activityActor(req),
+    );
     // Every other session of the user ends; this one (or the API key) carries on.
     await services.sessions.endOtherSessions(user.id, req.session);
     return reply.code(204).send();

@@ -24,7 +24,8 @@ export class AccountService {
     await this.assertPassword(user, body.password);
     const { email } = check<{ email: string }>(body, { email: 'required|email|between:1,191' });
     const next = email.toLowerCase();
-    if (await this.users.emailTaken(next, user.id)) throw fieldError('email', 'The email has already been taken.', 'unique');
+    if (await this.users.emailTaken(next, user.id))
+      throw fieldError('email', 'The email has already been taken.', 'unique');
     if (next === user.email) return;
     await this.users.update(user.id, { email: next, updated_at: nowIso() });
     await this.activity.log('user:account.email-changed', actor, [{ type: 'user', id: user.id }], {

@@ -18,7 +18,8 @@ export function activityAttributes(
   const countKeys: string[] = [];
   for (const [key, value] of Object.entries(raw)) {
     if (key === 'ip' && !isActor) properties[key] = '[hidden]';
-    else if (key === 'directory' && typeof value === 'string') properties[key] = `/${value}/`.replace(/\/{2,}/gu, '/');
+    else if (key === 'directory' && typeof value === 'string')
+      properties[key] = `/${value}/`.replace(/\/{2,}/gu, '/');
     else properties[key] = value;
     if (Array.isArray(value)) {
       properties[`${key}_count`] = value.length;

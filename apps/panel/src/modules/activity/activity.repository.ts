@@ -40,7 +40,9 @@ export class ActivityRepository {
       if (a.subjects.length > 0) {
         await trx
           .insertInto('activity_log_subjects')
-          .values(a.subjects.map((s) => ({ activity_log_id: row.id, subject_type: s.type, subject_id: s.id })))
+          .values(
+            a.subjects.map((s) => ({ activity_log_id: row.id, subject_type: s.type, subject_id: s.id })),
+          )
           .execute();
       }
     });
@@ -60,7 +62,11 @@ export class ActivityRepository {
     if (opts.eventLike && opts.eventLike.length > 0) {
       const likes = opts.eventLike;
       base = base.where((eb) =>
-        eb.or(likes.map((v) => eb(eb.fn('lower', ['activity_logs.event']), 'like', `%${escapeLike(v.toLowerCase())}%`))),
+        eb.or(
+          likes.map((v) =>
+            eb(eb.fn('lower', ['activity_logs.event']), 'like', `%${escapeLike(v.toLowerCase())}%`),
+          ),
+        ),
       );
     }
     const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();

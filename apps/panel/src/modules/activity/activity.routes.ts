@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { User } from '../../db/types.ts';
 import { requireActor } from '../../http/context.ts';
-import { pageRequest, paginated } from '../../http/envelope.ts';
+import { pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
 import { filters, includes, sorts } from '../../http/query.ts';
 import { activityAttributes } from './activity.presenter.ts';
 
@@ -37,8 +37,4 @@ export function activityRoutes(app: FastifyInstance, ctx: AppContext) {
     );
     return paginated('activity_log', data, total, page, requestUrl(req), true);
   });
-}
-
-export function requestUrl(req: { protocol: string; host: string; url: string }): URL {
-  return new URL(req.url, `${req.protocol}://${req.host}`);
 }

@@ -24,12 +24,21 @@ export function apiKeyRoutes(app: FastifyInstance, ctx: AppContext) {
     return item('api_key', apiKeyAttributes(key), { secret_token: secret });
   });
 
-  app.delete<{ Params: { identifier: string } }>('/api/client/account/api-keys/:identifier', async (req, reply) => {
-    const { user } = requireActor(req);
-    if (!(await services.apiKeys.delete(user, req.params.identifier, KEY_TYPE.client))) throw errors.notFound();
-    await services.activity.log('user:api-key.delete', activityActor(req), [{ type: 'user', id: user.id }], {
-      identifier: req.params.identifier,
-    });
-    return reply.code(204).send();
-  });
+  app.delete<{ Params: { identifier: string } }>(
+    '/api/client/account/api-keys/:identifier',
+    async (req, reply) => {
+      const { user } = requireActor(req);
+      if (!(await services.apiKeys.delete(user, req.params.identifier, KEY_TYPE.client)))
+        throw errors.notFound();
+      await services.activity.log(
+        'user:api-key.delete',
+        activityActor(req),
+        [{ type: 'user', id: user.id }],
+        {
+          identifier: req.params.identifier,
+        },
+      );
+      return reply.code(204).send();
+    },
+  );
 }

@@ -60,7 +60,8 @@ export class ApiKeysService {
     });
     const ips = body.allowed_ips ?? [];
     ips.forEach((ip, i) => {
-      if (!isValidAllowEntry(ip)) throw fieldError(`allowed_ips.${i}`, `"${ip}" is not a valid IP address or CIDR range.`);
+      if (!isValidAllowEntry(ip))
+        throw fieldError(`allowed_ips.${i}`, `"${ip}" is not a valid IP address or CIDR range.`);
     });
     if (keyType === KEY_TYPE.client && (await this.keys.countForUser(user.id, keyType)) >= MAX_CLIENT_KEYS) {
       throw errors.display('You have reached the account limit for number of API keys.');
@@ -137,6 +138,10 @@ export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
   const at = header.toLowerCase().lastIndexOf('bearer ');
   if (at === -1) return null;
-  const token = header.slice(at + 7).split(',')[0]?.trim() ?? '';
+  const token =
+    header
+      .slice(at + 7)
+      .split(',')[0]
+      ?.trim() ?? '';
   return token === '' ? null : token;
 }

@@ -1,11 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../http/errors.ts';
 
-/** The absolute URL of the request (pagination links use it). */
-export function requestUrl(req: FastifyRequest): URL {
-  return new URL(req.url, `${req.protocol}://${req.host}`);
-}
-
 /** `meta.resource` of a created object: the absolute URL of its GET endpoint (reference §5.0). */
 export function resourceMeta(req: FastifyRequest, path: string): { resource: string } {
   return { resource: new URL(path, `${req.protocol}://${req.host}`).toString() };

@@ -45,7 +45,11 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/auth/login/checkpoint', { preHandler: [guest, limit('auth.login', 10)] }, async (req) => {
     const session = await ensureSession(req, services.sessions);
-    const result = await services.auth.checkpoint((req.body ?? {}) as Record<string, unknown>, session, meta(req));
+    const result = await services.auth.checkpoint(
+      (req.body ?? {}) as Record<string, unknown>,
+      session,
+      meta(req),
+    );
     return finishLogin(req, result);
   });
 

@@ -59,7 +59,13 @@ export class AuthService {
       const { hits, retryAfter } = await this.throttle.peek(key);
       if (hits >= LOCKOUT_ATTEMPTS) {
         throw new ValidationFailed(
-          [{ field: 'email', rule: '', detail: `Too many login attempts. Please try again in ${retryAfter} seconds.` }],
+          [
+            {
+              field: 'email',
+              rule: '',
+              detail: `Too many login attempts. Please try again in ${retryAfter} seconds.`,
+            },
+          ],
           429,
           { 'retry-after': String(retryAfter) },
         );
@@ -81,7 +87,9 @@ export class AuthService {
     const ok = user ? await verifyPassword(user.password, password) : await this.burnTime(password);
     if (!user || !ok) {
       await this.countFailure(keys);
-      await this.activity.log('auth:fail', { userId: null, apiKeyId: null, ip: meta.ip }, [], { username: login });
+      await this.activity.log('auth:fail', { userId: null, apiKeyId: null, ip: meta.ip }, [], {
+        username: login,
+      });
       throw errors.display('No account matching those credentials could be found.');
     }
     if (needsRehash(user.password)) {
@@ -100,7 +108,11 @@ export class AuthService {
     return { complete: false, confirmationToken: token };
   }
 
-  async checkpoint(body: Record<string, unknown>, session: SessionState, meta: RequestMeta): Promise<LoginResult> {
+  async checkpoint(
+    body: Record<string, unknown>,
+    session: SessionState,
+    meta: RequestMeta,
+  ): Promise<LoginResult> {
     const input = check<{
       confirmation_token: string;
       authentication_code?: string | number | null;
@@ -111,11 +123,14 @@ export class AuthService {
       recovery_token: 'nullable|string|required_without:authentication_code',
     });
     const pending = session.data.pendingLogin;
-    const user = pending && pending.expiresAt > Date.now() ? await this.users.findById(pending.userId) : undefined;
+    const user =
+      pending && pending.expiresAt > Date.now() ? await this.users.findById(pending.userId) : undefined;
     const keys = this.lockKeys(meta.ip, user);
     await this.assertNotLocked(keys);
     if (!pending || !user) {
-      throw errors.display('The authentication token provided has expired, please refresh the page and try again.');
+      throw errors.display(
+        'The authentication token provided has expired, please refresh the page and try again.',
+      );
     }
     const invalidCode = 'The two-factor authentication token was invalid.';
     if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) {
@@ -142,7 +157,9 @@ export class AuthService {
 
   private async succeed(user: User, keys: string[], event: string, meta: RequestMeta) {
     for (const key of keys) await this.throttle.clear(key);
-    await this.activity.log(event, { userId: user.id, apiKeyId: null, ip: meta.ip }, [{ type: 'user', id: user.id }]);
+    await this.activity.log(event, { userId: user.id, apiKeyId: null, ip: meta.ip }, [
+      { type: 'user', id: user.id },
+    ]);
   }
 
   private async burnTime(password: string): Promise<false> {
@@ -200,4 +217,3 @@ export class AuthService {
     return user;
   }
 }
-

@@ -14,7 +14,10 @@ export class PasswordResetsRepository {
   }
 
   async insert(email: string, tokenHash: string, at: string): Promise<void> {
-    await this.db.insertInto('password_resets').values({ email, token_hash: tokenHash, created_at: at }).execute();
+    await this.db
+      .insertInto('password_resets')
+      .values({ email, token_hash: tokenHash, created_at: at })
+      .execute();
   }
 
   async clear(email: string): Promise<void> {

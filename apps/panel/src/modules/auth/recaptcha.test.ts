@@ -17,7 +17,11 @@ beforeAll(async () => {
       const form = new URLSearchParams(body);
       seen.push(form);
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ success: form.get('response') === 'human' && form.get('secret') === 'server-secret' }));
+      res.end(
+        JSON.stringify({
+          success: form.get('response') === 'human' && form.get('secret') === 'server-secret',
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));

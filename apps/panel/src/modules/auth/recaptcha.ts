@@ -2,7 +2,11 @@ import type { Config } from '../../config/config.ts';
 import { HttpError } from '../../http/errors.ts';
 
 /** Server-side check of a reCAPTCHA response with the provider (only when enabled). */
-export async function verifyRecaptcha(config: Config['recaptcha'], response: unknown, ip: string): Promise<void> {
+export async function verifyRecaptcha(
+  config: Config['recaptcha'],
+  response: unknown,
+  ip: string,
+): Promise<void> {
   if (!config.enabled) return;
   const fail = () => new HttpError(400, 'HttpException', 'Failed to validate reCAPTCHA data.');
   if (typeof response !== 'string' || response === '') throw fail();

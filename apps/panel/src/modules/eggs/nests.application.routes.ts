@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Egg } from '../../db/types.ts';
 import { requireActor } from '../../http/context.ts';
-import { item, list, pageRequest, paginated } from '../../http/envelope.ts';
+import { item, list, pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
 import { errors } from '../../http/errors.ts';
 import { acl } from '../application/acl.ts';
 import { Includes, NULL_RESOURCE, relItem, relList, withRelationships } from '../application/includes.ts';
-import { pathId, requestUrl } from '../application/urls.ts';
+import { pathId } from '../application/urls.ts';
 import { eggAttributes, eggVariableAttributes, nestAttributes } from './eggs.presenter.ts';
 
 type NestRoute = { Params: { nest: string } };

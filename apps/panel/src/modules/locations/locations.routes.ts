@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
-import { item, paginated } from '../../http/envelope.ts';
+import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import type { Location } from '../../db/types.ts';
 import { acl } from '../application/acl.ts';
 import { Includes, NULL_RESOURCE, relList, withRelationships } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
-import { pathId, requestUrl, resourceMeta } from '../application/urls.ts';
+import { pathId, resourceMeta } from '../application/urls.ts';
 import { presentNodes } from '../nodes/nodes.includes.ts';
 import { locationAttributes } from './locations.presenter.ts';
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
-import { paginated } from '../../http/envelope.ts';
+import { paginated, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
 import { Includes, NULL_RESOURCE, relItem, withRelationships } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
-import { pathId, requestUrl } from '../application/urls.ts';
+import { pathId } from '../application/urls.ts';
 import { allocationAttributes } from './allocations.presenter.ts';
 import { presentNodes } from './nodes.includes.ts';
 

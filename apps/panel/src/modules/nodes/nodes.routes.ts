@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Node } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
-import { item, list, pageRequest, paginated } from '../../http/envelope.ts';
+import { item, list, pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
 import { check } from '../../http/input.ts';
 import { acl } from '../application/acl.ts';
 import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
-import { MAX_ID, pathId, requestUrl, resourceMeta } from '../application/urls.ts';
+import { MAX_ID, pathId, resourceMeta } from '../application/urls.ts';
 import { nodeConfiguration } from './nodes.configuration.ts';
 import { presentNodes } from './nodes.includes.ts';
 

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor } from '../../http/context.ts';
-import { item, paginated } from '../../http/envelope.ts';
+import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import { errors } from '../../http/errors.ts';
 import type { Server } from '../../db/types.ts';
 import { acl } from '../application/acl.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
-import { pathId, requestUrl } from '../application/urls.ts';
+import { pathId } from '../application/urls.ts';
 import { applicationServerAttributes } from './servers.application.presenter.ts';
 
 const LIST: ListSpec = {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltInEggs } from '../../bootstrap.ts';
 import type { Egg, User } from '../../db/types.ts';
-import { APPLICATION_RESOURCES, KEY_TYPE } from '../api-keys/api-keys.service.ts';
+import { KEY_TYPE } from '../api-keys/api-keys.service.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
+import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The application API for servers, as billing modules use it, against a real daemon.
@@ -30,20 +30,8 @@ const body = (extra: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   panel = await startTestPanel();
   daemon = await startTestDaemon(panel.ctx, 6);
-  await ensureBuiltInEggs(panel.ctx);
-  egg = await panel.ctx.db.db
-    .selectFrom('eggs')
-    .selectAll()
-    .where('name', 'like', '%Game Server%')
-    .executeTakeFirstOrThrow();
-  const admin = await panel.createUser({ admin: true });
-  const key = await panel.ctx.services.apiKeys.create(
-    admin,
-    KEY_TYPE.application,
-    { description: 'billing' },
-    Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3])),
-  );
-  app = TestClient.withKey(panel.url, key.key.identifier + key.secret);
+  egg = await gameServerEgg(panel.ctx);
+  app = await applicationClient(panel);
   owner = await panel.createUser();
 }, 120_000);
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuiltInEggs } from '../../bootstrap.ts';
 import type { Egg, User } from '../../db/types.ts';
-import { KEY_TYPE, APPLICATION_RESOURCES } from '../api-keys/api-keys.service.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
+import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
@@ -49,20 +48,8 @@ function serverBody(allocation: number, extra: Record<string, unknown> = {}) {
 beforeAll(async () => {
   panel = await startTestPanel();
   daemon = await startTestDaemon(panel.ctx);
-  await ensureBuiltInEggs(panel.ctx);
-  egg = await panel.ctx.db.db
-    .selectFrom('eggs')
-    .selectAll()
-    .where('name', 'like', '%Game Server%')
-    .executeTakeFirstOrThrow();
-  const admin = await panel.createUser({ admin: true });
-  const key = await panel.ctx.services.apiKeys.create(
-    admin,
-    KEY_TYPE.application,
-    { description: 'integration' },
-    Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3])),
-  );
-  app = TestClient.withKey(panel.url, key.key.identifier + key.secret);
+  egg = await gameServerEgg(panel.ctx);
+  app = await applicationClient(panel);
   owner = await panel.createUser({ password: 'hunter2hunter2' });
   client = new TestClient(panel.url);
   await client.login(owner.username, 'hunter2hunter2');

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
-import { item, pageRequest, paginated } from '../../http/envelope.ts';
+import { item, pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
 import { filters } from '../../http/query.ts';
-import { requestUrl } from '../activity/activity.routes.ts';
 import { resolveServerAccess } from './server-access.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';

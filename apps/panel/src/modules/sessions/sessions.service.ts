@@ -88,7 +88,10 @@ export class SessionsService {
     const now = Date.now();
     if (now - session.lastActivity < 60_000) return;
     session.lastActivity = now;
-    await this.repo.update(session.id, { last_activity: new Date(now).toISOString(), expires_at: this.expiry(now) });
+    await this.repo.update(session.id, {
+      last_activity: new Date(now).toISOString(),
+      expires_at: this.expiry(now),
+    });
   }
 
   destroy(session: SessionState): Promise<void> {

@@ -6,7 +6,11 @@ export class SettingsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get<T>(key: string, fallback: T): Promise<T> {
-    const row = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', key)
+      .executeTakeFirst();
     if (!row) return fallback;
     try {
       return JSON.parse(row.value) as T;

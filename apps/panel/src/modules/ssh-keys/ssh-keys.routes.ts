@@ -54,9 +54,14 @@ export function sshKeyRoutes(app: FastifyInstance, ctx: AppContext) {
     const { user } = requireActor(req);
     const { fingerprint } = check<{ fingerprint: string }>(req.body, { fingerprint: 'required|string' });
     if ((await repositories.sshKeys.softDelete(user.id, fingerprint, nowIso())) > 0) {
-      await services.activity.log('user:ssh-key.delete', activityActor(req), [{ type: 'user', id: user.id }], {
-        fingerprint,
-      });
+      await services.activity.log(
+        'user:ssh-key.delete',
+        activityActor(req),
+        [{ type: 'user', id: user.id }],
+        {
+          fingerprint,
+        },
+      );
     }
     return reply.code(204).send();
   });

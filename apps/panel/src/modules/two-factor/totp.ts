@@ -16,7 +16,11 @@ export function otpauthUrl(siteName: string, email: string, secret: string): str
  * Verifies a code and returns its time step, or null. Codes at or before `afterStep` are refused,
  * so a code (or an older one) can never be used twice.
  */
-export async function verifyTotp(secret: string, code: string, afterStep: number | null): Promise<number | null> {
+export async function verifyTotp(
+  secret: string,
+  code: string,
+  afterStep: number | null,
+): Promise<number | null> {
   if (!/^\d{6}$/u.test(code)) return null;
   const result = await verify({
     secret,

@@ -13,14 +13,18 @@ export function twoFactorRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/api/client/account/two-factor', async (req) => {
     const { user } = requireActor(req);
     const tokens = await services.twoFactor.enable(user, (req.body ?? {}) as Record<string, unknown>);
-    await services.activity.log('user:two-factor.create', activityActor(req), [{ type: 'user', id: user.id }]);
+    await services.activity.log('user:two-factor.create', activityActor(req), [
+      { type: 'user', id: user.id },
+    ]);
     return { object: 'recovery_tokens', attributes: { tokens } };
   });
 
   const disable = async (req: FastifyRequest, password: unknown) => {
     const { user } = requireActor(req);
     await services.twoFactor.disable(user, password);
-    await services.activity.log('user:two-factor.delete', activityActor(req), [{ type: 'user', id: user.id }]);
+    await services.activity.log('user:two-factor.delete', activityActor(req), [
+      { type: 'user', id: user.id },
+    ]);
   };
 
   app.post('/api/client/account/two-factor/disable', async (req, reply) => {

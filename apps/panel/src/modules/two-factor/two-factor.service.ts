@@ -21,7 +21,8 @@ export class TwoFactorService {
 
   /** A new secret on every call, until two-factor is enabled. */
   async setup(user: User): Promise<{ image_url_data: string; secret: string }> {
-    if (user.use_totp) throw errors.badRequest('Two-factor authentication is already enabled on this account.');
+    if (user.use_totp)
+      throw errors.badRequest('Two-factor authentication is already enabled on this account.');
     const secret = newTotpSecret();
     await this.users.update(user.id, { totp_secret: encrypt(this.appKey, secret), updated_at: nowIso() });
     return { image_url_data: otpauthUrl(this.siteName(), user.email, secret), secret };
@@ -36,9 +37,12 @@ export class TwoFactorService {
     if (body.password !== undefined && !(await verifyPassword(user.password, body.password ?? ''))) {
       throw errors.badRequest(INVALID_PASSWORD);
     }
-    if (user.use_totp) throw errors.badRequest('Two-factor authentication is already enabled on this account.');
+    if (user.use_totp)
+      throw errors.badRequest('Two-factor authentication is already enabled on this account.');
     if (!user.totp_secret) {
-      throw errors.badRequest('Two-factor authentication has not been set up yet: request a new secret first.');
+      throw errors.badRequest(
+        'Two-factor authentication has not been set up yet: request a new secret first.',
+      );
     }
     const step = await verifyTotp(decrypt(this.appKey, user.totp_secret), body.code, null);
     if (step === null) {
@@ -51,7 +55,12 @@ export class TwoFactorService {
     const plain = Array.from({ length: 10 }, () => randomAlnum(10));
     const now = nowIso();
     await this.tokens.replace(user.id, await Promise.all(plain.map((t) => hashPassword(t))), now);
-    await this.users.update(user.id, { use_totp: 1, totp_authenticated_at: now, totp_last_step: step, updated_at: now });
+    await this.users.update(user.id, {
+      use_totp: 1,
+      totp_authenticated_at: now,
+      totp_last_step: step,
+      updated_at: now,
+    });
     return plain;
   }
 

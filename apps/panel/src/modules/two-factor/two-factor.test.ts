@@ -251,7 +251,9 @@ describe('the two-factor requirement', () => {
     const { key, secret } = await admins.ctx.services.apiKeys.create(admin, KEY_TYPE.application, {
       description: 'app',
     });
-    const res = await TestClient.withKey(admins.url, key.identifier + secret).get('/api/application/not-a-route');
+    const res = await TestClient.withKey(admins.url, key.identifier + secret).get(
+      '/api/application/not-a-route',
+    );
     expect(res.status).toBe(400);
     expect(firstError(res)).toEqual(REQUIRED);
     await enableTwoFactor(admins, admin);

@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { User } from '../../db/types.ts';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
-import { item, paginated } from '../../http/envelope.ts';
+import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
 import { Includes, withRelationships } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
-import { pathId, requestUrl, resourceMeta } from '../application/urls.ts';
+import { pathId, resourceMeta } from '../application/urls.ts';
 import { applicationUserAttributes } from './users.application.presenter.ts';
 
 const LIST: ListSpec = {
