@@ -48,7 +48,7 @@ function Chart({
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 1) * 1.1] } },
           axes: [
             { ...AXIS, values: (_u, ticks) => ticks.map(() => ''), size: 8 },
-            { ...AXIS, size: 70, values: (_u, ticks) => ticks.map(format) },
+            { ...AXIS, size: 84, values: (_u, ticks) => ticks.map(format) },
           ],
           series: [
             {},
