@@ -11,6 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { FLOOD_PREFIX, floodApp } from './support/flood-app.ts';
+import { ownHelpers } from './support/owner.ts';
 import { startScript } from './support/processes.ts';
 import { startStack } from './support/stack-client.ts';
 
@@ -94,6 +95,7 @@ function connect(url: string, origin?: string): Promise<WebSocket> {
 
 const program = path.join(tmpdir(), `talon-bench-flood-${process.pid}.js`);
 writeFileSync(program, floodApp(DURATION_MS, DELAY_MS));
+ownHelpers();
 const baseline = await startScript<{ url: string }>('bench/support/ws-broadcast.ts', [program]);
 const stack = await startStack({ allocations: 1 });
 

@@ -1,20 +1,38 @@
 // GET /api/client/servers/{id}/resources through the panel (client API key; the panel asks the daemon
 // for every request), beside the daemon's own GET /api/servers/{uuid} hit directly with the node
-// token, in the same run. autocannon at 16 connections; panel and daemon each in their own process,
-// the load generator in this one. The server runs a tiny idle process, so its figures are live.
+// token, in the same run. autocannon at 16 connections, in rounds alternating between the two; panel
+// and daemon each in their own process, the load generator in this one. The server runs a tiny idle process, so its figures are live.
 // Prints requests/s and p99 of both, and the ratio last.
 import autocannon from 'autocannon';
 import { startStack } from './support/stack-client.ts';
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = 3;
+const DURATION = Number(process.env.BENCH_DURATION ?? 4); // seconds per round and target
 const CONNECTIONS = 16;
 
-async function load(url: string, headers: Record<string, string>) {
-  // A short warm-up so JIT and caches settle before measuring.
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+type Target = { url: string; headers: Record<string, string> };
+
+async function round(t: Target, duration: number) {
+  const r = await autocannon({ url: t.url, connections: CONNECTIONS, duration, headers: t.headers });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${t.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p99: r.latency.p99 };
+}
+
+/** Warm-up, then rounds that alternate between the targets, so load from elsewhere hits both alike. */
+async function compare(a: Target, b: Target) {
+  await round(a, 2);
+  await round(b, 2);
+  const ra = [];
+  const rb = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    ra.push(await round(a, DURATION));
+    rb.push(await round(b, DURATION));
+  }
+  const sum = (rs: { rps: number; p99: number }[]) => ({
+    rps: rs.reduce((n, r) => n + r.rps, 0) / rs.length,
+    p99: rs.map((r) => r.p99).sort((x, y) => x - y)[Math.floor(rs.length / 2)]!,
+  });
+  return [sum(ra), sum(rb)] as const;
 }
 
 const stack = await startStack({ allocations: 1 });
@@ -42,10 +60,12 @@ try {
   const panelBody = await (await fetch(panelUrl, { headers: client })).text();
   const daemonBody = await (await fetch(daemonUrl, { headers: daemonHeaders })).text();
 
-  const direct = await load(daemonUrl, daemonHeaders);
-  const panel = await load(panelUrl, client);
+  const [direct, panel] = await compare(
+    { url: daemonUrl, headers: daemonHeaders },
+    { url: panelUrl, headers: client },
+  );
   console.log(
-    `resources: ${CONNECTIONS} connections, ${DURATION} s each; panel body ${panelBody.length} bytes, daemon body ${daemonBody.length} bytes`,
+    `resources: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each (mean req/s, median p99); panel body ${panelBody.length} bytes, daemon body ${daemonBody.length} bytes`,
   );
   console.log(
     `  daemon GET /api/servers/{uuid} (direct)     ${direct.rps.toFixed(0).padStart(7)} req/s   p99 ${direct.p99} ms`,

@@ -1,6 +1,7 @@
 // The benchmark's side of `stack.ts`: start it, create servers through the application API, wait for
 // their installs, stop everything.
 import type { ChildProcess } from 'node:child_process';
+import { ownHelpers } from './owner.ts';
 import { startScript } from './processes.ts';
 import type { DaemonInfo, StackInfo } from './stack.ts';
 
@@ -26,6 +27,7 @@ export interface Stack {
 export async function startStack(
   opts: { allocations?: number; throttleLines?: number } = {},
 ): Promise<Stack> {
+  ownHelpers();
   const { info, child } = await startScript<StackInfo>('bench/support/stack.ts', [JSON.stringify(opts)]);
   const app = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(info.panelUrl + path, {

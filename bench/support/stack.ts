@@ -16,6 +16,7 @@ import { ensureLocalNode, writeDaemonConfig } from '../../apps/panel/src/embedde
 import { APPLICATION_RESOURCES, KEY_TYPE } from '../../apps/panel/src/modules/api-keys/api-keys.service.ts';
 import { freePort } from '../../apps/panel/src/test-support/daemon.ts';
 import { startTestPanel } from '../../apps/panel/src/test-support/panel.ts';
+import { exitWithOwner } from './owner.ts';
 
 export interface DaemonInfo {
   /** the daemon's own node process (no tsx wrapper in between) */
@@ -159,11 +160,7 @@ async function shutdown(): Promise<void> {
 }
 process.on('SIGTERM', () => void shutdown());
 process.on('SIGINT', () => void shutdown());
-// Nothing may outlive the benchmark: if the process that started us is gone, stop.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) void shutdown();
-}, 500).unref();
+exitWithOwner(() => void shutdown());
 
 const info: StackInfo = {
   panelUrl: panel.url,

@@ -5,6 +5,7 @@
 // rule), 0 = no cap. Prints one JSON line {url} and serves until SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { exitWithOwner } from './owner.ts';
 
 const program = process.argv[2]!;
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -57,6 +58,4 @@ const quit = () => {
   process.exit(0);
 };
 process.on('SIGTERM', quit);
-// Nothing may outlive the benchmark: if the process that started us is gone, stop.
-const parent = process.ppid;
-setInterval(() => process.ppid !== parent && quit(), 500).unref();
+exitWithOwner(quit);
