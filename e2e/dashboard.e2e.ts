@@ -90,7 +90,7 @@ describe('dashboard and search in Chromium', () => {
   it('finds a server with meta + / by name, uuid and allocation', async () => {
     const target = servers[41]!;
     // Focus outside any input (the shortcut must not fire while typing).
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.evaluate('document.activeElement && document.activeElement.blur()');
     await page.keyboard.press('Meta+Slash');
     const input = page.getByLabel('Search term');
     await input.waitFor();
