@@ -119,6 +119,8 @@ describe('confinement and limits (bwrap + setpriv + cgroups)', () => {
   });
 
   it('leaves no cgroups or processes behind after servers end', async () => {
+    // Only this stack's servers count: other daemons on the machine (other test files) share the tree.
+    const mine = stack.daemon.manager.all().map((s) => s.uuid);
     await waitUntil(
       async () => {
         for (const ctrl of ['memory', 'pids', 'cpu', 'cpuacct']) {
@@ -131,7 +133,8 @@ describe('confinement and limits (bwrap + setpriv + cgroups)', () => {
           const entries = await readdir(path.join('/sys/fs/cgroup', ctrl, own, 'talon'), {
             withFileTypes: true,
           });
-          if (entries.some((e) => e.isDirectory())) return false;
+          if (entries.some((e) => e.isDirectory() && mine.some((uuid) => e.name.startsWith(uuid))))
+            return false;
         }
         return true;
       },

@@ -14,10 +14,14 @@ import {
   type WsFrame,
 } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
+import { daemonLine } from '../servers/console.ts';
 import { LOCK_BUSY, ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
 import type { Denylist } from './denylist.ts';
 import { JwtError, verifyWebsocketToken } from './jwt.ts';
+
+/** Output queued for one browser beyond this is skipped (4 MiB: seconds of a flooding server). */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface ConnectionDeps {
   config: DaemonConfig;
@@ -48,6 +52,8 @@ export class WsConnection {
   private subscribed = false;
   private timers: NodeJS.Timeout[] = [];
   private lastJwtError = '';
+  /** console lines not sent since the socket's buffer went over MAX_BUFFERED_BYTES */
+  private skipped = 0;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -78,6 +84,23 @@ export class WsConnection {
   private send(event: string, args?: string[]): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.socket.send(JSON.stringify(args && args.length ? { event, args } : { event }));
+  }
+
+  /**
+   * Console lines for a browser that cannot keep up are skipped rather than queued without limit
+   * (a stalled tab must not grow the daemon's memory); the console says so once it catches up.
+   */
+  private sendConsole(line: string): void {
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.skipped++;
+      return;
+    }
+    if (this.skipped > 0) {
+      const text = `${this.skipped} console lines were skipped because this connection could not keep up.`;
+      this.skipped = 0;
+      this.send(WS_OUTBOUND.consoleOutput, [daemonLine(this.deps.config.app_name, text)]);
+    }
+    this.send(WS_OUTBOUND.consoleOutput, [line]);
   }
 
   /** Why the current token may not be used right now, or null. */
@@ -197,14 +220,18 @@ export class WsConnection {
 
   /** Deliver a bus event if the token still allows it; otherwise say why, once per reason. */
   private deliver(event: string, args: string[], permission?: string): void {
-    const problem = this.tokenProblem();
-    if (problem) {
-      if (problem !== this.lastJwtError) this.jwtError(problem);
-      this.lastJwtError = problem;
-      return;
-    }
+    if (!this.tokenUsable()) return;
     if (permission && !this.can(permission)) return;
     this.send(event, args);
+  }
+
+  /** True when the token may be used now; otherwise says why (once per reason) and is false. */
+  private tokenUsable(): boolean {
+    const problem = this.tokenProblem();
+    if (!problem) return true;
+    if (problem !== this.lastJwtError) this.jwtError(problem);
+    this.lastJwtError = problem;
+    return false;
   }
 
   private subscribe(): void {
@@ -215,7 +242,9 @@ export class WsConnection {
     };
     on('status', (s: ServerState) => this.deliver(WS_OUTBOUND.status, [s]));
     on('stats', (s: ServerStats) => this.deliver(WS_OUTBOUND.stats, [JSON.stringify(s)]));
-    on('console', (l: string) => this.deliver(WS_OUTBOUND.consoleOutput, [l]));
+    on('console', (l: string) => {
+      if (this.tokenUsable()) this.sendConsole(l);
+    });
     on('install output', (l: string) =>
       this.deliver(WS_OUTBOUND.installOutput, [l], 'admin.websocket.install'),
     );
