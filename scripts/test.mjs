@@ -1,4 +1,4 @@
-// `npm test`: every Vitest project on SQLite, then the database-backed projects again on PostgreSQL
+// `npm test`: every Vitest project on SQLite (browser tests last), then the database-backed project again on PostgreSQL
 // when TEST_POSTGRES_URL is set (CI sets it). Prints one closing line with the totals.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -29,7 +29,13 @@ function run(label, args, env) {
   return { passed, failed, ok: res.status === 0 };
 }
 
-const runs = [run('sqlite', [], { TEST_DB: 'sqlite' })];
+// Browser tests run on their own afterwards: together with the daemon-backed suites they would
+// fight over the two cores and time out.
+const projects = (...names) => names.flatMap((n) => ['--project', n]);
+const runs = [
+  run('sqlite', projects('shared', 'panel', 'daemon', 'web'), { TEST_DB: 'sqlite' }),
+  run('browser', projects('e2e'), { TEST_DB: 'sqlite' }),
+];
 if (process.env.TEST_POSTGRES_URL) {
   runs.push(run('postgres', ['--project', 'panel'], { TEST_DB: 'postgres' }));
 }
