@@ -11,6 +11,7 @@ const benches = [
   ['console-fanout', ['node_modules/.bin/tsx', 'bench/console-fanout.ts']],
   ['resources', ['node_modules/.bin/tsx', 'bench/resources.ts']],
   ['daemon-rss', ['node_modules/.bin/tsx', 'bench/daemon-rss.ts']],
+  ['console-browser', ['node_modules/.bin/tsx', 'bench/console-browser.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 
 let failed = 0;
