@@ -59,9 +59,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   // Trim strings and turn '' into null everywhere, as clients of the original expect.
-  app.addHook('preValidation', async (req) => {
-    req.query = normalizeInput(req.query);
+  // (Synchronous hooks: this runs on every request, and an async hook costs a promise each time.)
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (Object.keys(req.query as object).length > 0) req.query = normalizeInput(req.query);
     if (typeof req.body === 'object' && req.body !== null) req.body = normalizeInput(req.body);
+    done();
   });
 
   registerSessions(app, ctx.services.sessions, {

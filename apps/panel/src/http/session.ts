@@ -19,8 +19,7 @@ export function registerSessions(
 ) {
   app.decorateRequest('session', null);
 
-  app.addHook('onRequest', async (req) => {
-    const token = req.cookies[SESSION_COOKIE];
+  const check = async (req: FastifyRequest, token: string | undefined) => {
     req.session = token ? await sessions.load(token) : null;
     const stateful = token !== undefined || req.url.startsWith('/auth/');
     if (stateful && STATE_CHANGING.has(req.method)) {
@@ -29,10 +28,22 @@ export function registerSessions(
       if (!req.session || !sent || !safeEqual(sent, req.session.csrfToken)) throw errors.csrf();
     }
     if (req.session) await sessions.touch(req.session);
+  };
+
+  // Synchronous wrappers: API-key requests (no cookie, no /auth) skip the promise entirely.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const token = req.cookies[SESSION_COOKIE];
+    if (token === undefined && !req.url.startsWith('/auth/')) {
+      req.session = null;
+      done();
+      return;
+    }
+    check(req, token).then(() => done(), done);
   });
 
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.session) writeSessionCookies(reply, req.session, opts);
+    done(null, payload);
   });
 }
 
