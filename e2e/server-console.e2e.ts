@@ -116,8 +116,15 @@ describe('server console in Chromium against the real panel and daemon', () => {
     await expect.poll(points, { timeout: 20_000 }).toBeGreaterThan(Math.max(before, 2));
     await screenshots(page, 'server-console-running');
 
+    // The game server stops within moments, so Kill may show only briefly: record it as it appears.
+    await page.evaluate(`(() => {
+      window.__sawKill = false;
+      const seen = () => [...document.querySelectorAll('button')].some((b) => b.textContent === 'Kill');
+      new MutationObserver(() => { if (seen()) window.__sawKill = true; })
+        .observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
-    await page.getByRole('button', { name: 'Kill', exact: true }).waitFor({ timeout: 5_000 });
+    await expect.poll(() => page.evaluate('window.__sawKill'), { timeout: 5_000 }).toBe(true);
     await expect.poll(status, { timeout: 60_000 }).toBe('offline');
     await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
     await expect(page.getByRole('button', { name: 'Start', exact: true }).isEnabled()).resolves.toBe(true);
