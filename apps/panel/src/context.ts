@@ -48,9 +48,9 @@ export interface AppContext {
   /** shared by every panel instance: sign-in and reset limits */
   authThrottle: ThrottleStore;
   /** per instance: the general API request limits */
-  apiThrottle: ThrottleStore;
+  apiThrottle: MemoryThrottle;
   /** the effective two-factor requirement: 0 none, 1 root admins, 2 everyone */
-  twoFactorLevel: () => Promise<0 | 1 | 2>;
+  twoFactorLevel: Cached<0 | 1 | 2>;
 }
 
 function createRepositories(db: Db) {
@@ -105,7 +105,14 @@ function createServices(
     users: new UsersService(repos.users),
     eggs: new EggsService(repos.eggs),
     servers: new ServersService(repos.servers, daemon, activity, config),
-    serverCreation: new ServerCreationService(repos.servers, repos.users, repos.eggs, nodes, daemon, activity),
+    serverCreation: new ServerCreationService(
+      repos.servers,
+      repos.users,
+      repos.eggs,
+      nodes,
+      daemon,
+      activity,
+    ),
     serverManagement: new ServerManagementService(repos.servers, daemon, activity),
     serverUpdate: new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
@@ -136,27 +143,43 @@ export function createContext(config: Config, db: Db, log: Logger, mailer: Maile
     services: createServices(config, repositories, mailer, authThrottle, log),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
-    twoFactorLevel: cached(5_000, async () =>
-      config.twoFactorRequired ?? (await repositories.settings.get<0 | 1 | 2>('auth:2fa_required', 0)),
+    twoFactorLevel: cached(
+      5_000,
+      async () =>
+        config.twoFactorRequired ?? (await repositories.settings.get<0 | 1 | 2>('auth:2fa_required', 0)),
     ),
   };
 }
 
 /**
  * A value read at most once per `ttlMs`: settings are read on every API request but change rarely;
- * another panel instance sees a change within the TTL.
+ * another panel instance sees a change within the TTL. `peek` answers without a promise while fresh.
  */
-function cached<T>(ttlMs: number, load: () => Promise<T>): () => Promise<T> {
-  let value: Promise<T> | null = null;
+export interface Cached<T> {
+  (): Promise<T>;
+  peek: () => T | undefined;
+}
+
+function cached<T>(ttlMs: number, load: () => Promise<T>): Cached<T> {
+  let value: T | undefined;
+  let pending: Promise<T> | null = null;
   let at = 0;
-  return () => {
-    if (!value || Date.now() - at > ttlMs) {
-      at = Date.now();
-      value = load().catch((e: unknown) => {
-        value = null;
+  const get = (() => {
+    if (value !== undefined && Date.now() - at <= ttlMs) return Promise.resolve(value);
+    pending ??= load().then(
+      (v) => {
+        value = v;
+        at = Date.now();
+        pending = null;
+        return v;
+      },
+      (e: unknown) => {
+        pending = null;
         throw e;
-      });
-    }
-    return value;
-  };
+      },
+    );
+    return pending;
+  }) as Cached<T>;
+  get.peek = () => (value !== undefined && Date.now() - at <= ttlMs ? value : undefined);
+  return get;
 }

@@ -20,7 +20,10 @@ export interface PageRequest {
 }
 
 /** `page` < 1 or not a number means 1; `per_page` defaults and caps come from the endpoint. */
-export function pageRequest(query: Record<string, unknown>, defaults: { perPage: number; max?: number }): PageRequest {
+export function pageRequest(
+  query: Record<string, unknown>,
+  defaults: { perPage: number; max?: number },
+): PageRequest {
   const page = Math.max(1, Number.parseInt(scalar(query.page) ?? '1', 10) || 1);
   const raw = Number.parseInt(scalar(query.per_page) ?? String(defaults.perPage), 10);
   const requested = Number.isNaN(raw) || raw < 1 ? defaults.perPage : raw;
@@ -50,7 +53,14 @@ export function paginated<A>(
   if (page > 1) links.previous = link(page - 1);
   if (page < totalPages) links.next = link(page + 1);
   return list(object, rows, {
-    pagination: { total, count: rows.length, per_page: perPage, current_page: page, total_pages: totalPages, links },
+    pagination: {
+      total,
+      count: rows.length,
+      per_page: perPage,
+      current_page: page,
+      total_pages: totalPages,
+      links,
+    },
   });
 }
 

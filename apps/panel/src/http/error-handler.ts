@@ -12,7 +12,8 @@ const STATUS_CODES: Record<number, string> = {
   429: 'ThrottleRequestsException',
 };
 
-export const UNEXPECTED = 'An unexpected error was encountered while processing this request, please try again.';
+export const UNEXPECTED =
+  'An unexpected error was encountered while processing this request, please try again.';
 
 /** Renders every failure in the Pterodactyl error body (reference §1.8). */
 export function registerErrorHandling(app: FastifyInstance) {
@@ -33,7 +34,13 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply
         .code(405)
         .header('allow', allowed.join(', '))
-        .send(body(405, 'MethodNotAllowedHttpException', `The ${req.method} method is not supported for route ${pathname.slice(1)}. Supported methods: ${allowed.join(', ')}.`));
+        .send(
+          body(
+            405,
+            'MethodNotAllowedHttpException',
+            `The ${req.method} method is not supported for route ${pathname.slice(1)}. Supported methods: ${allowed.join(', ')}.`,
+          ),
+        );
     }
     return reply
       .code(404)
@@ -56,7 +63,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         });
     }
     if (err instanceof HttpError) {
-      return reply.code(err.status).headers(err.headers).send(body(err.status, err.code, err.detail));
+      return reply
+        .code(err.status)
+        .headers(err.headers)
+        .send(body(err.status, err.code, err.detail));
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {

@@ -29,11 +29,16 @@ export const errors = {
   badRequest: (detail: string, code = 'BadRequestHttpException') => new HttpError(400, code, detail),
   display: (detail: string, code = 'DisplayException') => new HttpError(400, code, detail),
   unauthenticated: () => new HttpError(401, 'AuthenticationException', 'Unauthenticated.'),
-  forbidden: (detail = 'This action is unauthorized.') => new HttpError(403, 'AccessDeniedHttpException', detail),
+  forbidden: (detail = 'This action is unauthorized.') =>
+    new HttpError(403, 'AccessDeniedHttpException', detail),
   notFound: (detail = NOT_FOUND_RECORD) => new HttpError(404, 'NotFoundHttpException', detail),
   csrf: () => new HttpError(419, 'HttpException', 'CSRF token mismatch.'),
   invalidPassword: () =>
-    new HttpError(400, 'InvalidPasswordProvidedException', 'The password provided was invalid for this account.'),
+    new HttpError(
+      400,
+      'InvalidPasswordProvidedException',
+      'The password provided was invalid for this account.',
+    ),
   tooManyRequests: (retryAfterSeconds: number, limit: number) =>
     new HttpError(429, 'ThrottleRequestsException', 'Too Many Attempts.', {
       'retry-after': String(retryAfterSeconds),

@@ -5,7 +5,12 @@ type Query = Record<string, unknown>;
 /** `include=a,b` and `include[]=a&include[]=b` both work (the web app sends the latter). */
 export function includes(query: Query): Set<string> {
   const raw = [query.include, query['include[]']].flat().filter((v): v is string => typeof v === 'string');
-  return new Set(raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean));
+  return new Set(
+    raw
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean),
+  );
 }
 
 /**
@@ -23,7 +28,10 @@ export function filters(query: Query, allowed: readonly string[]): Record<string
       continue;
     }
     const text = Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : '';
-    out[m[1]] = text.split(',').map((v) => v.trim()).filter(Boolean);
+    out[m[1]] = text
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
   }
   if (unknown.length > 0) {
     throw new HttpError(
@@ -38,7 +46,10 @@ export function filters(query: Query, allowed: readonly string[]): Record<string
 /** `sort=field` / `sort=-field`, checked against the endpoint's allow-list. */
 export function sorts(query: Query, allowed: readonly string[]): { field: string; descending: boolean }[] {
   if (typeof query.sort !== 'string' || query.sort === '') return [];
-  const parts = query.sort.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = query.sort
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = parts.filter((p) => !allowed.includes(p.replace(/^-/u, '')));
   if (bad.length > 0) {
     throw new HttpError(

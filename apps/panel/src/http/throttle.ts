@@ -23,6 +23,11 @@ export class MemoryThrottle implements ThrottleStore {
   private readonly buckets = new Map<string, { hits: number; resetAt: number }>();
 
   async hit(key: string, windowMs: number): Promise<Hit> {
+    return this.hitNow(key, windowMs);
+  }
+
+  /** `hit` without a promise, for the per-request API limit. */
+  hitNow(key: string, windowMs: number): Hit {
     const now = Date.now();
     let b = this.buckets.get(key);
     if (!b || b.resetAt <= now) {

@@ -119,11 +119,34 @@ export class ApiKeysService {
   /** Resolves a bearer token (identifier + secret) to its key and owner, or null. */
   async resolve(token: string): Promise<{ key: ApiKey; owner: User } | null> {
     if (token.length !== 48 || token.includes('|')) return null;
-    const found = await this.lookup(token.slice(0, 16));
+    return this.verify(token, await this.lookup(token.slice(0, 16)));
+  }
+
+  /**
+   * `resolve` without a promise when the key is in the one-second cache and needs no write;
+   * `undefined` means "ask `resolve`".
+   */
+  resolveCached(token: string): { key: ApiKey; owner: User } | null | undefined {
+    if (token.length !== 48 || token.includes('|')) return null;
+    const hit = this.cache.get(token.slice(0, 16));
+    if (!hit || Date.now() - hit.at >= ApiKeysService.CACHE_MS) return undefined;
+    const lastUsed = hit.found?.key.last_used_at;
+    if (hit.found && (!lastUsed || Date.now() - Date.parse(lastUsed) > ApiKeysService.TOUCH_INTERVAL_MS))
+      return undefined;
+    return this.checkSecret(token, hit.found);
+  }
+
+  private checkSecret(token: string, found: { key: ApiKey; owner: User } | undefined) {
     if (!found) return null;
     const { key } = found;
     if (!safeEqual(sha256Hex(token.slice(16)), key.token_hash)) return null;
     if (key.expires_at && key.expires_at < nowIso()) return null;
+    return found;
+  }
+
+  private async verify(token: string, found: { key: ApiKey; owner: User } | undefined) {
+    if (!this.checkSecret(token, found) || !found) return null;
+    const { key } = found;
     const now = Date.now();
     if (!key.last_used_at || now - Date.parse(key.last_used_at) > ApiKeysService.TOUCH_INTERVAL_MS) {
       key.last_used_at = new Date(now).toISOString();
