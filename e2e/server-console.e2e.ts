@@ -139,6 +139,20 @@ describe('server console in Chromium against the real panel and daemon', () => {
     await screenshots(page, 'server-suspended');
   });
 
+  it('a root admin still gets the console of a suspended server on its bare root path', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${panel.url}/auth/login`);
+    await signIn(page, panel.url, panel.admin.username, panel.admin.password);
+    await page.goto(`${panel.url}/server/${frozen.identifier}`);
+    await page.getByLabel('Console command').waitFor();
+    await expect(page.getByText('This server is suspended and cannot be accessed.').count()).resolves.toBe(0);
+    await page.goto(`${panel.url}/server/${frozen.identifier}/files`);
+    await page.getByText('This server is suspended and cannot be accessed.').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${panel.url}/auth/login`);
+    await signIn(page, panel.url, owner.username, owner.password);
+  });
+
   it('gates tabs that need a permission and shows not-found for unknown paths', async () => {
     await page.goto(`${panel.url}/server/${game.identifier}/nothing-here`);
     await page.getByText('The requested resource was not found.').waitFor();
