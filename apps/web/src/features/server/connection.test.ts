@@ -29,21 +29,19 @@ function setup() {
   const refresh = vi.fn(() => Promise.resolve('fresh'));
   const reload = vi.fn();
   attachSocketHandlers(socket, refresh, reload);
-  useServerStore
-    .getState()
-    .setServer(
-      toServer({
-        identifier: 'a',
-        internal_id: 1,
-        uuid: 'u',
-        name: 'S',
-        description: null,
-        node: 'n',
-        status: null,
-      }),
-      ['*'],
-      true,
-    );
+  useServerStore.getState().setServer(
+    toServer({
+      identifier: 'a',
+      internal_id: 1,
+      uuid: 'u',
+      name: 'S',
+      description: null,
+      node: 'n',
+      status: null,
+    }),
+    ['*'],
+    true,
+  );
   const receive = (event: string, ...args: string[]) =>
     raw.onmessage?.call(raw, { data: JSON.stringify({ event, args }) });
   return { sent, refresh, reload, receive, socket };
