@@ -75,11 +75,7 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
 
   it('throttles console output at 2000 lines per 100 ms, with one notice per episode; logs keep the lines', async () => {
     const uuid = await stack.createInstalled();
-    const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
-    await ws.waitFor((m) => m.event === 'auth success');
-    ws.send('set state', 'start');
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+    const ws = await stack.startedWs(uuid);
     const at = ws.messages.length;
     ws.send('send command', 'spam 30000');
     await waitUntil(
@@ -106,11 +102,7 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
 
   it('restores a running server after a daemon restart, refuses pre-restart tokens, calls reset', async () => {
     const uuid = await stack.createInstalled();
-    const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
-    await ws.waitFor((m) => m.event === 'auth success');
-    ws.send('set state', 'start');
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+    await stack.startedWs(uuid);
     // states.json is written asynchronously after each state change.
     const statesFile = path.join(stack.config.system.root_directory, 'states.json');
     await waitUntil(

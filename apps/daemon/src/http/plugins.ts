@@ -66,12 +66,10 @@ export function registerCommon(app: FastifyInstance, config: DaemonConfig): void
         });
       }
       req.log.error({ err }, 'request failed');
-      return reply
-        .code(500)
-        .send({
-          error: 'An unexpected error was encountered while processing this request',
-          request_id: req.id,
-        });
+      return reply.code(500).send({
+        error: 'An unexpected error was encountered while processing this request',
+        request_id: req.id,
+      });
     },
   );
 }

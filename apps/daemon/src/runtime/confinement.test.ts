@@ -20,14 +20,7 @@ describe('confinement and limits (bwrap + setpriv + cgroups)', () => {
     await rm(panelData, { recursive: true, force: true });
   });
 
-  async function running(uuid: string): Promise<WsClient> {
-    const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
-    await ws.waitFor((m) => m.event === 'auth success');
-    ws.send('set state', 'start');
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
-    return ws;
-  }
+  const running = (uuid: string): Promise<WsClient> => stack.startedWs(uuid);
 
   async function ask(ws: WsClient, command: string, prefix: string): Promise<string> {
     const at = ws.messages.length;

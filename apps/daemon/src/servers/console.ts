@@ -58,7 +58,8 @@ export class RingBuffer {
   last(n: number): string[] {
     const count = Math.min(Math.max(n, 0), this.size);
     const out: string[] = [];
-    for (let i = count; i > 0; i--) out.push(this.lines[(this.next - i + this.capacity) % this.capacity] ?? '');
+    for (let i = count; i > 0; i--)
+      out.push(this.lines[(this.next - i + this.capacity) % this.capacity] ?? '');
     return out;
   }
 

@@ -93,11 +93,7 @@ describe('server lifecycle (real processes)', () => {
     const uuid = await stack.createInstalled(undefined, {
       process: { stop: { type: 'signal', value: 'C' } },
     });
-    const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
-    await ws.waitFor((m) => m.event === 'auth success');
-    ws.send('set state', 'start');
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+    const ws = await stack.startedWs(uuid);
     const stopAt = ws.messages.length;
     ws.send('set state', 'stop');
     await ws.waitFor(
@@ -119,11 +115,7 @@ describe('server lifecycle (real processes)', () => {
 
   it('restarts a crashed server once, then stays down on a second crash within the timeout', async () => {
     const uuid = await stack.createInstalled();
-    const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
-    await ws.waitFor((m) => m.event === 'auth success');
-    ws.send('set state', 'start');
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+    const ws = await stack.startedWs(uuid);
     let from = ws.messages.length;
     ws.send('send command', 'crash');
     await ws.waitFor(

@@ -77,6 +77,8 @@ export interface Stack {
   restart(): Promise<void>;
   token(uuid: string, claims?: Record<string, unknown>): string;
   ws(uuid: string, opts?: { origin?: string }): Promise<WsClient>;
+  /** A socket authenticated with a full token, after starting the server and seeing `running`. */
+  startedWs(uuid: string): Promise<WsClient>;
   /** Create + install a server from the fixture; resolves once the install was reported. */
   createInstalled(uuid?: string, over?: Parameters<typeof fixtureServer>[1]): Promise<string>;
   dispose(): Promise<void>;
@@ -205,6 +207,14 @@ export async function startStack(
         user_uuid: randomUUID(),
         ...claims,
       });
+    },
+    async startedWs(uuid) {
+      const ws = await this.ws(uuid);
+      ws.send('auth', this.token(uuid));
+      await ws.waitFor((m) => m.event === 'auth success');
+      ws.send('set state', 'start');
+      await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
+      return ws;
     },
     async ws(uuid, o = {}) {
       const socket = new WebSocket(`${current.url.replace('http', 'ws')}/api/servers/${uuid}/ws`, {
