@@ -26,6 +26,11 @@ export function openDatabase(url: string): Db {
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server ends (restart, failover, a dropped database) is replaced on next
+  // use; unhandled, its error event would take the whole panel down.
+  pool.on('error', (err) => {
+    process.emitWarning(`PostgreSQL connection closed: ${err.message}`);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
