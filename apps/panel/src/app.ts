@@ -11,6 +11,8 @@ import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { serverRoutes } from './modules/servers/servers.routes.ts';
+import { fileRoutes } from './modules/files/files.routes.ts';
+import { startupRoutes } from './modules/startup/startup.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
@@ -62,7 +64,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // (Synchronous hooks: this runs on every request, and an async hook costs a promise each time.)
   app.addHook('preValidation', (req, _reply, done) => {
     if (Object.keys(req.query as object).length > 0) req.query = normalizeInput(req.query);
-    if (typeof req.body === 'object' && req.body !== null) req.body = normalizeInput(req.body);
+    // Raw bodies (file writes) are Buffers and stay as sent.
+    if (typeof req.body === 'object' && req.body !== null && !Buffer.isBuffer(req.body))
+      req.body = normalizeInput(req.body);
     done();
   });
 
@@ -90,10 +94,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     sshKeyRoutes(client, ctx);
     activityRoutes(client, ctx);
     serverRoutes(client, ctx);
+    fileRoutes(client, ctx);
+    startupRoutes(client, ctx);
   });
 
   await app.register(async (application) => {
-    application.addHook('onRequest', apiAuthentication(authDeps, 'application', config.rateLimits.application));
+    application.addHook(
+      'onRequest',
+      apiAuthentication(authDeps, 'application', config.rateLimits.application),
+    );
     applicationUserRoutes(application, ctx);
     applicationLocationRoutes(application, ctx);
     applicationNodeRoutes(application, ctx);

@@ -6,6 +6,8 @@ import type { Mailer } from './mail/mailer.ts';
 import { AccountService } from './modules/account/account.service.ts';
 import { ActivityRepository } from './modules/activity/activity.repository.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
+import { FilesService } from './modules/files/files.service.ts';
+import { StartupService } from './modules/startup/startup.service.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -85,6 +87,7 @@ function createServices(
   const daemon = new DaemonClient(config.appKey);
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
+  const servers = new ServersService(repos.servers, daemon, activity, config);
   return {
     nodes,
     locations: new LocationsService(repos.locations, activity),
@@ -104,7 +107,9 @@ function createServices(
     twoFactor,
     users: new UsersService(repos.users),
     eggs: new EggsService(repos.eggs),
-    servers: new ServersService(repos.servers, daemon, activity, config),
+    servers,
+    files: new FilesService(servers, daemon, activity, config.filesMaxEditSize),
+    startup: new StartupService(repos.servers, servers, activity),
     serverCreation: new ServerCreationService(
       repos.servers,
       repos.users,

@@ -47,6 +47,11 @@ const schema = z
     APP_2FA_REQUIRED: z.enum(['0', '1', '2']).optional(),
     APP_API_CLIENT_RATELIMIT: z.coerce.number().int().min(1).default(720),
     APP_API_APPLICATION_RATELIMIT: z.coerce.number().int().min(1).default(240),
+    PTERODACTYL_FILES_MAX_EDIT_SIZE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(4 * 1024 * 1024),
     LOCAL_DAEMON: bool.default(true),
     LOCAL_DAEMON_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
     LOCAL_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(2022),
@@ -91,6 +96,8 @@ export interface Config {
   /** null when the database setting decides */
   twoFactorRequired: 0 | 1 | 2 | null;
   rateLimits: { client: number; application: number };
+  /** bytes: larger files are not opened in the file editor (and not read through the panel) */
+  filesMaxEditSize: number;
   /** the embedded default: a daemon for this machine, started by the panel */
   localDaemon: { enabled: boolean; port: number; sftpPort: number; ports: [number, number] };
 }
@@ -163,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionLifetimeMinutes: v.SESSION_LIFETIME,
     twoFactorRequired: v.APP_2FA_REQUIRED === undefined ? null : (Number(v.APP_2FA_REQUIRED) as 0 | 1 | 2),
     rateLimits: { client: v.APP_API_CLIENT_RATELIMIT, application: v.APP_API_APPLICATION_RATELIMIT },
+    filesMaxEditSize: v.PTERODACTYL_FILES_MAX_EDIT_SIZE,
     localDaemon: {
       enabled: v.LOCAL_DAEMON,
       port: v.LOCAL_DAEMON_PORT,

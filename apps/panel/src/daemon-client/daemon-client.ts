@@ -22,6 +22,17 @@ export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
 
 const TIMEOUT_MS = 15_000;
 
+interface Payload {
+  type: string;
+  data: Buffer | string;
+}
+
+interface DaemonResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
 /** The base URL the panel and browsers use for a node. */
 export function nodeUrl(node: Node): string {
   return `${node.scheme}://${node.fqdn}:${node.daemon_listen}`;
@@ -51,55 +62,74 @@ export class DaemonClient {
     return plain;
   }
 
-  private send(node: Node, method: string, path: string, body: string | undefined, timeoutMs: number) {
+  private send(
+    node: Node,
+    method: string,
+    path: string,
+    payload: Payload | undefined,
+    timeoutMs: number,
+    limit = Infinity,
+  ) {
     const url = new URL(path, nodeUrl(node));
     const secure = url.protocol === 'https:';
-    return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }>(
-      (resolve, reject) => {
-        const req = (secure ? https : http).request(
-          url,
-          {
-            method,
-            agent: secure ? this.agents.https : this.agents.http,
-            timeout: timeoutMs,
-            headers: {
-              authorization: `Bearer ${this.token(node)}`,
-              accept: 'application/json',
-              ...(body === undefined
-                ? {}
-                : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-            },
+    return new Promise<DaemonResponse>((resolve, reject) => {
+      const req = (secure ? https : http).request(
+        url,
+        {
+          method,
+          agent: secure ? this.agents.https : this.agents.http,
+          timeout: timeoutMs,
+          headers: {
+            authorization: `Bearer ${this.token(node)}`,
+            accept: 'application/json',
+            // Wings requires a Content-Length on writes, so it is always sent, even for empty bodies.
+            ...(payload === undefined
+              ? {}
+              : { 'content-type': payload.type, 'content-length': Buffer.byteLength(payload.data) }),
           },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                headers: res.headers,
-                text: Buffer.concat(chunks).toString('utf8'),
-              }),
-            );
-            res.on('error', reject);
-          },
-        );
-        req.on('timeout', () => req.destroy(new Error('timed out')));
-        req.on('error', reject);
-        req.end(body);
-      },
-    );
+        },
+        (res) => {
+          // A body over the caller's limit is not downloaded at all: the headers say enough.
+          if (Number(res.headers['content-length'] ?? 0) > limit) {
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('error', reject);
+      req.end(payload?.data);
+    });
   }
 
-  private async call(node: Node, method: string, path: string, body?: unknown, timeoutMs = TIMEOUT_MS) {
-    let res: { status: number; headers: http.IncomingHttpHeaders; text: string };
+  private call(node: Node, method: string, path: string, body?: unknown, timeoutMs = TIMEOUT_MS) {
+    const payload = body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) };
+    return this.exchange(node, method, path, payload, timeoutMs);
+  }
+
+  /** One request; 2xx answers are returned, everything else becomes the reference's errors. */
+  private async exchange(
+    node: Node,
+    method: string,
+    path: string,
+    payload: Payload | undefined,
+    timeoutMs = TIMEOUT_MS,
+    limit = Infinity,
+  ) {
+    let res: DaemonResponse;
     try {
-      res = await this.send(
-        node,
-        method,
-        path,
-        body === undefined ? undefined : JSON.stringify(body),
-        timeoutMs,
-      );
+      res = await this.send(node, method, path, payload, timeoutMs, limit);
     } catch {
       throw new HttpError(
         504,
@@ -107,11 +137,13 @@ export class DaemonClient {
         `Could not establish a connection to the machine running this server (node "${node.name}"). Please try again.`,
       );
     }
-    if (res.status >= 200 && res.status < 300) return { json: () => JSON.parse(res.text) as unknown };
+    if (res.status >= 200 && res.status < 300) {
+      return { ...res, json: () => JSON.parse(res.body.toString('utf8')) as unknown };
+    }
     const requestId = String(res.headers['x-request-id'] ?? 'none');
     let message = '';
     try {
-      message = (JSON.parse(res.text) as { error?: string }).error ?? '';
+      message = (JSON.parse(res.body.toString('utf8')) as { error?: string }).error ?? '';
     } catch {
       message = '';
     }
@@ -169,5 +201,29 @@ export class DaemonClient {
 
   async denyTokens(node: Node, uuid: string, jtis: string[]): Promise<void> {
     await this.call(node, 'POST', `/api/servers/${uuid}/ws/deny`, { jtis });
+  }
+
+  /**
+   * A server file's bytes (Wings `files/contents`), or `null` when the daemon reports a size over
+   * `limit` (the body is then not downloaded).
+   */
+  async fileContents(node: Node, uuid: string, file: string, limit: number): Promise<Buffer | null> {
+    const res = await this.exchange(
+      node,
+      'GET',
+      `/api/servers/${uuid}/files/contents?file=${encodeURIComponent(file)}`,
+      undefined,
+      TIMEOUT_MS,
+      limit,
+    );
+    return Number(res.headers['content-length'] ?? 0) > limit ? null : res.body;
+  }
+
+  /** Creates or replaces a server file with `content` (Wings `files/write`). */
+  async writeFile(node: Node, uuid: string, file: string, content: Buffer): Promise<void> {
+    await this.exchange(node, 'POST', `/api/servers/${uuid}/files/write?file=${encodeURIComponent(file)}`, {
+      type: 'application/octet-stream',
+      data: content,
+    });
   }
 }

@@ -24,13 +24,19 @@ export class TestClient {
     return c;
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, raw?: string): Promise<Res<T>> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    raw?: string,
+    contentType = 'application/json',
+  ): Promise<Res<T>> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-requested-with': 'XMLHttpRequest',
       ...this.extraHeaders,
     };
-    if (body !== undefined || raw !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined || raw !== undefined) headers['content-type'] = contentType;
     if (this.cookies.size > 0) {
       headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     }
@@ -66,6 +72,10 @@ export class TestClient {
   }
   put<T = any>(path: string, body?: unknown) {
     return this.request<T>('PUT', path, body ?? {});
+  }
+  /** A body sent as is, with its own content type (file writes). */
+  postRaw<T = any>(path: string, raw: string, contentType = 'text/plain') {
+    return this.request<T>('POST', path, undefined, raw, contentType);
   }
   delete<T = any>(path: string, body?: unknown) {
     return this.request<T>('DELETE', path, body);

@@ -1,5 +1,5 @@
 import { can } from '@talon/shared';
-import type { Allocation } from '../../db/types.ts';
+import type { Allocation, EggVariable } from '../../db/types.ts';
 import type { ServerAccess } from './server-access.ts';
 import { variableEnvironment } from './server-config.ts';
 import type { ServerBundle } from './servers.repository.ts';
@@ -33,6 +33,19 @@ export function invocation(b: ServerBundle, permissions: string[]): string {
     if (!(name in env)) return whole;
     return readable && viewable.has(name) ? (env[name] ?? '') : '[hidden]';
   });
+}
+
+/** The client API `egg_variable` object (reference §3.1); only ever built for user-viewable variables. */
+export function eggVariableAttributes(variable: EggVariable, value: string | null) {
+  return {
+    name: variable.name,
+    description: variable.description,
+    env_variable: variable.env_variable,
+    default_value: variable.default_value,
+    server_value: value,
+    is_editable: variable.user_editable === 1,
+    rules: variable.rules,
+  };
 }
 
 /** The client API `server` object with its default relationships (reference §3.1). */
@@ -87,15 +100,7 @@ export function clientServerAttributes(b: ServerBundle, access: ServerAccess) {
               .filter((v) => v.variable.user_viewable === 1)
               .map(({ variable, value }) => ({
                 object: 'egg_variable',
-                attributes: {
-                  name: variable.name,
-                  description: variable.description,
-                  env_variable: variable.env_variable,
-                  default_value: variable.default_value,
-                  server_value: value,
-                  is_editable: variable.user_editable === 1,
-                  rules: variable.rules,
-                },
+                attributes: eggVariableAttributes(variable, value),
               })),
           }
         : { object: 'null_resource', attributes: null },

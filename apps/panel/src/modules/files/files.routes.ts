@@ -1,0 +1,28 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { activityActor, requireActor } from '../../http/context.ts';
+import { resolveServerAccess } from '../servers/server-access.ts';
+
+type ServerRequest = FastifyRequest<{ Params: { server: string } }>;
+
+/** Client API file routes (reference §3.3 "Files"). */
+export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { repositories, services } = ctx;
+  const access = (req: ServerRequest) =>
+    resolveServerAccess(repositories.servers, requireActor(req).user, req.params.server);
+
+  app.get('/api/client/servers/:server/files/contents', async (req: ServerRequest, reply) => {
+    const body = await services.files.contents(await access(req), req.query, activityActor(req));
+    return reply.type('text/plain; charset=UTF-8').send(body);
+  });
+
+  // The body of a write is the file itself, whatever its content type: it is never parsed.
+  void app.register(async (raw) => {
+    raw.removeAllContentTypeParsers();
+    raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    raw.post('/api/client/servers/:server/files/write', async (req: ServerRequest, reply) => {
+      await services.files.write(await access(req), req.query, req.body, activityActor(req));
+      return reply.code(204).send();
+    });
+  });
+}

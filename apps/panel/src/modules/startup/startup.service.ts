@@ -1,0 +1,114 @@
+import { splitVariableRules, validate } from '@talon/shared';
+import { errors, ValidationFailed } from '../../http/errors.ts';
+import { check } from '../../http/input.ts';
+import { nowIso } from '../../lib/time.ts';
+import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import { requirePermission, type ServerAccess } from '../servers/server-access.ts';
+import { eggVariableAttributes, invocation } from '../servers/servers.presenter.ts';
+import type { ServerBundle, ServersRepository } from '../servers/servers.repository.ts';
+import type { ServersService } from '../servers/servers.service.ts';
+
+/** The client API's docker image rule: an optional display prefix, then the image reference. */
+const CLIENT_IMAGE_RULE = 'regex:/^[\\w#\\.\\/\\- ]*\\|?~?[\\w\\.\\/\\-:@ ]*$/';
+
+/** The egg's images: display name → image reference. */
+export function eggImages(bundle: ServerBundle): Record<string, string> {
+  const parsed = JSON.parse(bundle.egg.docker_images) as Record<string, string> | null;
+  return parsed && !Array.isArray(parsed) ? parsed : {};
+}
+
+/** A server's startup command, variables and image, as its users may change them (reference §3.3). */
+export class StartupService {
+  constructor(
+    private readonly repo: ServersRepository,
+    private readonly servers: ServersService,
+    private readonly activity: ActivityService,
+  ) {}
+
+  private async bundle(access: ServerAccess) {
+    await this.servers.assertUsable(access);
+    return this.repo.bundle(access.server);
+  }
+
+  /** GET /startup: user-viewable variables, the command as the caller may see it, the egg's images. */
+  async show(access: ServerAccess) {
+    requirePermission(access, 'startup.read');
+    const b = await this.bundle(access);
+    return {
+      variables: b.variables
+        .filter((v) => v.variable.user_viewable === 1)
+        .map((v) => eggVariableAttributes(v.variable, v.value)),
+      meta: {
+        startup_command: invocation(b, access.permissions),
+        docker_images: eggImages(b),
+        raw_startup_command: b.server.startup,
+      },
+    };
+  }
+
+  /** PUT /startup/variable: one user-editable variable, checked with its own rules. */
+  async updateVariable(access: ServerAccess, body: unknown, actor: ActivityActor) {
+    requirePermission(access, 'startup.update');
+    const input = check<{ key: string; value: string | null }>(body, {
+      key: 'required|string',
+      value: 'present',
+    });
+    const b = await this.bundle(access);
+    const current = b.variables.find(
+      (v) => v.variable.env_variable === input.key && v.variable.user_viewable === 1,
+    );
+    if (!current) throw errors.badRequest('The environment variable you are trying to edit does not exist.');
+    if (current.variable.user_editable !== 1) {
+      throw errors.badRequest('The environment variable you are trying to edit is read-only.');
+    }
+    const value = input.value === null ? null : String(input.value);
+    const failures = validate({ value }, { value: splitVariableRules(current.variable.rules) });
+    if (failures.length > 0) throw new ValidationFailed(failures);
+    await this.repo.updateStartup(access.server.id, { updated_at: nowIso() }, [
+      { variableId: current.variable.id, value: value ?? '' },
+    ]);
+    await this.activity.log('server:startup.edit', actor, [{ type: 'server', id: access.server.id }], {
+      variable: input.key,
+      old: current.value,
+      new: value ?? '',
+    });
+    const updated = { ...b, variables: b.variables.map((v) => (v === current ? { ...v, value } : v)) };
+    return {
+      attributes: eggVariableAttributes(current.variable, value === '' ? null : value),
+      meta: {
+        startup_command: invocation(updated, access.permissions),
+        raw_startup_command: b.server.startup,
+      },
+    };
+  }
+
+  /** PUT /settings/docker-image: one of the egg's images, unless an admin set another by hand. */
+  async setImage(access: ServerAccess, body: unknown, actor: ActivityActor) {
+    requirePermission(access, 'startup.docker-image');
+    const b = await this.bundle(access);
+    const images = Object.values(eggImages(b));
+    const { docker_image: image } = check<{ docker_image: string }>(body, {
+      docker_image: [
+        'required',
+        'string',
+        'max:191',
+        CLIENT_IMAGE_RULE,
+        {
+          name: 'in',
+          check: (v) => (images.includes(String(v)) ? null : 'The selected :attribute is invalid.'),
+        },
+      ],
+    });
+    if (!images.includes(b.server.image)) {
+      throw errors.badRequest(
+        "This server's Docker image has been manually set by an administrator and cannot be updated.",
+      );
+    }
+    if (image === b.server.image) return;
+    await this.repo.update(access.server.id, { image, updated_at: nowIso() });
+    await this.activity.log('server:startup.image', actor, [{ type: 'server', id: access.server.id }], {
+      old: b.server.image,
+      new: image,
+    });
+  }
+}
