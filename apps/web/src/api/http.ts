@@ -7,6 +7,10 @@ export const REQUEST_TIMEOUT_MS = 20_000;
 export interface HttpOptions {
   params?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** Sent as is with `text/plain` instead of a JSON body (file contents). */
+  rawBody?: string;
+  /** Keep the answer as text instead of parsing it (file contents may happen to be JSON). */
+  asText?: boolean;
   timeout?: number;
   signal?: AbortSignal;
 }
@@ -77,10 +81,10 @@ export async function request<T = unknown>(
         headers: {
           'X-Requested-With': 'XMLHttpRequest',
           Accept: 'application/json',
-          'Content-Type': 'application/json',
+          'Content-Type': options.rawBody === undefined ? 'application/json' : 'text/plain',
           'X-XSRF-TOKEN': xsrfToken(document.cookie),
         },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       });
       text = await response.text();
     } catch (cause) {
@@ -92,8 +96,9 @@ export async function request<T = unknown>(
           : 'Network Error';
       throw new HttpError(message, null, undefined);
     }
-    const data = parseBody(text);
-    if (response.status < 200 || response.status >= 300) {
+    const ok = response.status >= 200 && response.status < 300;
+    const data = ok && options.asText ? text : parseBody(text);
+    if (!ok) {
       throw new HttpError(`Request failed with status code ${response.status}`, response.status, data);
     }
     return { status: response.status, data: data as T };

@@ -7,6 +7,7 @@ import { httpErrorToHuman } from '../../api/errors.ts';
 import { useGlobalStore } from '../../app/store.ts';
 import { CenteredSpinner } from '../../components/Spinner.tsx';
 import { NotFoundScreen, ScreenBlock } from '../../components/ScreenBlock.tsx';
+import { can } from '../../lib/shared.ts';
 import { useTitle } from '../../lib/useTitle.ts';
 import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
@@ -35,7 +36,11 @@ export function ServerArea() {
   // Leaving the server (or switching to another) empties the store and closes the socket.
   useEffect(() => () => useServerStore.getState().clear(), [id]);
 
-  useServerConnection(query.data ? id : undefined, () => void refetch());
+  useServerConnection(
+    query.data ? id : undefined,
+    can(query.data?.permissions ?? [], 'websocket.connect'),
+    () => void refetch(),
+  );
 
   const loaded = server !== null && server.id === id;
   const gate = gateFor(rest, permissions);

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { attachSocketHandlers, JWT_FATAL_TEXT } from './connection.ts';
+import { renderHook } from '@testing-library/react';
+import {
+  attachSocketHandlers,
+  credentialsRetryDelay,
+  JWT_FATAL_TEXT,
+  NO_SOCKET_PERMISSION_TEXT,
+  useServerConnection,
+} from './connection.ts';
+import { EULA_PROMPT, JAVA_MISMATCH } from './consoleMatch.ts';
 import { ServerSocket, type SocketLike } from './socket.ts';
 import { useServerStore } from './store.ts';
 import { toServer } from '../../api/servers.ts';
@@ -112,5 +120,78 @@ describe('live connection handlers', () => {
     receive('backup restore completed');
     expect(useServerStore.getState().server?.status).toBeNull();
     receive('stats', 'not json');
+  });
+});
+
+describe('opening the live connection', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  function answer(status: number, body: unknown) {
+    return Promise.resolve(new Response(JSON.stringify(body), { status }));
+  }
+
+  it('does not ask for credentials without websocket.connect, and says why', () => {
+    const fetch = vi.fn(() => answer(200, {}));
+    vi.stubGlobal('fetch', fetch);
+    const hook = renderHook(() => useServerConnection('abcd1234', false, () => undefined));
+    expect(fetch).not.toHaveBeenCalled();
+    expect(useServerStore.getState().socketFatal).toBe(NO_SOCKET_PERMISSION_TEXT);
+    hook.unmount();
+    expect(useServerStore.getState().socketFatal).toBeNull();
+  });
+
+  it('shows the panel refusal in words instead of retrying it', async () => {
+    const refusal = { errors: [{ code: 'AccessDeniedHttpException', status: '403', detail: 'No access.' }] };
+    const fetch = vi.fn(() => answer(403, refusal));
+    vi.stubGlobal('fetch', fetch);
+    vi.useFakeTimers();
+    renderHook(() => useServerConnection('abcd1234', true, () => undefined));
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(useServerStore.getState().socketFatal).toBe('No access.');
+  });
+
+  it('retries failed credential requests after 5 s, then 7.5 s, …, at most 20 s apart', async () => {
+    const fetch = vi.fn(() => answer(504, { errors: [{ detail: 'node down' }] }));
+    vi.stubGlobal('fetch', fetch);
+    vi.useFakeTimers();
+    const hook = renderHook(() => useServerConnection('abcd1234', true, () => undefined));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(useServerStore.getState().socketError).toBe(true);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(7_500);
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect([0, 1, 2, 6, 9].map(credentialsRetryDelay)).toEqual([5000, 7500, 10_000, 20_000, 20_000]);
+    hook.unmount();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetch).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('console lines the feature panels react to', () => {
+  it.each([
+    ['[12:00:01] [main/WARN]: Failed to load eula.txt', EULA_PROMPT, true],
+    [
+      'You need to agree to the EULA in order to run the server. Go to eula.txt for more info.',
+      EULA_PROMPT,
+      true,
+    ],
+    ['[12:00:01] Done (3.2s)! For help, type "help"', EULA_PROMPT, false],
+    [
+      'Exception in thread "main" java.lang.UnsupportedClassVersionError: net/minecraft/Main has been compiled by a more recent version of the Java Runtime (class file version 65.0)',
+      JAVA_MISMATCH,
+      true,
+    ],
+    ['Minecraft 1.17 requires running the server with Java 16 or above.', JAVA_MISMATCH, true],
+    ['Loading libraries, please wait...', JAVA_MISMATCH, false],
+  ])('%s', (line, pattern, matches) => {
+    expect(pattern.test(line)).toBe(matches);
   });
 });

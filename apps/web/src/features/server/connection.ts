@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { HttpError, httpErrorToHuman } from '../../api/errors.ts';
 import { getWebsocketCredentials } from '../../api/servers.ts';
 import { ServerSocket, SOCKET_CLOSE, SOCKET_ERROR, SOCKET_OPEN } from './socket.ts';
 import { useServerStore } from './store.ts';
@@ -81,36 +82,70 @@ export function attachSocketHandlers(
   socket.on('backup restore completed', () => store().patchServer({ status: null }));
 }
 
-/** Opens the live connection while a server is shown; closes it when leaving (spec 001 §3). */
-export function useServerConnection(serverId: string | undefined, reloadServer: () => void): void {
+/** Shown instead of a console that can never connect: the user lacks websocket.connect. */
+export const NO_SOCKET_PERMISSION_TEXT =
+  'You do not have permission to use the live console of this server. Ask its owner for access.';
+
+/** Waits between attempts to fetch the socket credentials: 5 s, growing by 2.5 s, at most 20 s. */
+export function credentialsRetryDelay(attempt: number): number {
+  return Math.min(5000 + attempt * 2500, 20_000);
+}
+
+/**
+ * Opens the live connection while a server is shown; closes it when leaving (spec 001 §3). A user
+ * without websocket.connect gets a clear text instead of a socket that never connects; failures to
+ * fetch the credentials are retried unless the panel refused them outright (4xx).
+ */
+export function useServerConnection(
+  serverId: string | undefined,
+  allowed: boolean,
+  reloadServer: () => void,
+): void {
   useEffect(() => {
     if (!serverId) return;
+    const store = useServerStore.getState();
+    if (!allowed) {
+      store.setConnection({ socketFatal: NO_SOCKET_PERMISSION_TEXT });
+      return () => useServerStore.getState().setConnection({ socketFatal: null });
+    }
     let cancelled = false;
     let socket: ServerSocket | null = null;
-    const store = useServerStore.getState();
-    getWebsocketCredentials(serverId).then(
-      (credentials) => {
-        if (cancelled) return;
-        socket = new ServerSocket(credentials.socket);
-        socket.setToken(credentials.token);
-        attachSocketHandlers(
-          socket,
-          () => getWebsocketCredentials(serverId).then((c) => c.token),
-          reloadServer,
-        );
-        store.setSocket(socket);
-        socket.connect();
-      },
-      () => {
-        if (!cancelled) store.setConnection({ socketError: true });
-      },
-    );
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const open = (attempt: number) => {
+      getWebsocketCredentials(serverId).then(
+        (credentials) => {
+          if (cancelled) return;
+          socket = new ServerSocket(credentials.socket);
+          socket.setToken(credentials.token);
+          attachSocketHandlers(
+            socket,
+            () => getWebsocketCredentials(serverId).then((c) => c.token),
+            reloadServer,
+          );
+          store.setSocket(socket);
+          socket.connect();
+        },
+        (error: unknown) => {
+          if (cancelled) return;
+          const status = error instanceof HttpError ? error.status : null;
+          if (status !== null && status >= 400 && status < 500) {
+            store.setConnection({ socketFatal: httpErrorToHuman(error) });
+            return;
+          }
+          store.setConnection({ socketError: true });
+          retry = setTimeout(() => open(attempt + 1), credentialsRetryDelay(attempt));
+        },
+      );
+    };
+    open(0);
     return () => {
       cancelled = true;
+      clearTimeout(retry);
       socket?.close();
       useServerStore.getState().setSocket(null);
-      useServerStore.getState().setConnection({ connected: false, socketError: false });
+      useServerStore.getState().setConnection({ connected: false, socketError: false, socketFatal: null });
     };
-    // Only a different server reopens the socket; a new reloadServer closure must not.
-  }, [serverId]);
+    // Only a different server (or a change of permission) reopens the socket; a new reloadServer
+    // closure must not.
+  }, [serverId, allowed]);
 }
