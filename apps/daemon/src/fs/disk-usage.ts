@@ -53,6 +53,22 @@ export class DiskUsage {
     if (Date.now() - this.lastWalk >= this.intervalSeconds * 1000) void this.refresh();
   }
 
+  /**
+   * The usage for a quota check: the cached value while it is fresh, else a walk (awaited). With
+   * walking disabled (interval 0) usage is 0, as Wings reports it.
+   */
+  async current(): Promise<number> {
+    if (this.intervalSeconds === 0) return 0;
+    if (this.lastWalk === 0 || Date.now() - this.lastWalk >= this.intervalSeconds * 1000)
+      return this.refresh();
+    return this.bytes;
+  }
+
+  /** Account for the daemon's own write or delete between walks (never below 0). */
+  adjust(deltaBytes: number): void {
+    this.bytes = Math.max(0, this.bytes + deltaBytes);
+  }
+
   /** Walk now (or join the walk in progress) and return the fresh value. */
   refresh(): Promise<number> {
     if (this.intervalSeconds === 0) return Promise.resolve(0);

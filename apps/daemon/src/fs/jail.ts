@@ -1,0 +1,329 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readdir, readlink, type FileHandle } from 'node:fs/promises';
+import { FileError, errnoOf, fromOs } from './errors.ts';
+import { sniffMime } from './mime.ts';
+import { cleanPath } from './paths.ts';
+
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
+// libuv adds O_CLOEXEC to every open on Linux (Node does not export the constant).
+const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+// O_NONBLOCK: opening a FIFO must never wait for a writer (or reader).
+const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
+const WRITE_FLAGS = O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+/** Symlinks followed in one resolution, as the kernel's MAXSYMLINKS. */
+const MAX_LINKS = 40;
+const SNIFF_BYTES = 512;
+
+export interface Owner {
+  uid: number;
+  gid: number;
+}
+
+export interface DirEntry {
+  name: string;
+  stat: Stats;
+  mime: string;
+}
+
+/** `<name>` inside the directory open as `dir`: the kernel resolves it from the descriptor, not by path. */
+function at(dir: FileHandle, name: string): string {
+  return `/proc/self/fd/${dir.fd}/${name}`;
+}
+
+async function closeQuietly(h: FileHandle): Promise<void> {
+  try {
+    await h.close();
+  } catch {
+    // already closed
+  }
+}
+
+/**
+ * A server's files, reachable only through this class. Node has no openat(2), so every step is
+ * taken relative to an open directory descriptor through `/proc/self/fd/<fd>/<name>`:
+ *
+ * 1. the user path is cleaned lexically (`paths.ts`); a path above the root is refused untouched;
+ * 2. the root is opened (O_DIRECTORY|O_NOFOLLOW) and each directory component is opened with
+ *    O_DIRECTORY|O_NOFOLLOW relative to the previous descriptor. A symlink met there is resolved by
+ *    the walker itself: relative targets are walked component by component on the same descriptor
+ *    stack (`..` pops, never above the root); absolute targets, escapes and more than 40 links are
+ *    refused (`outside_root`);
+ * 3. the final component is lstat'ed and opened with O_NOFOLLOW relative to its parent's descriptor:
+ *    a symlink there is never read or written.
+ *
+ * A symlink swapped in at any moment can therefore not lead outside the root: nothing is resolved
+ * by name from the root again after it was checked. Missing directories are created one by one
+ * with mkdir relative to the parent descriptor (mkdir never follows a final symlink), so a dangling
+ * symlink to the outside can never make anything appear outside the root.
+ */
+export class Jail {
+  constructor(
+    readonly root: string,
+    /** Owner of created files and directories (when the daemon runs as root), else null. */
+    private readonly owner: Owner | null = null,
+  ) {}
+
+  /** The cleaned components of a user path (lexical only). */
+  parts(userPath: string): string[] {
+    return cleanPath(this.root, userPath);
+  }
+
+  /** lstat of the final component, or null when it (or a parent) does not exist. */
+  async lstat(userPath: string): Promise<Stats | null> {
+    const parts = this.parts(userPath);
+    if (parts.length === 0) {
+      const dir = await this.walk([], false);
+      try {
+        return await dir.stat();
+      } finally {
+        await closeQuietly(dir);
+      }
+    }
+    let dir: FileHandle;
+    try {
+      dir = await this.walk(parts.slice(0, -1), false);
+    } catch (err) {
+      if (err instanceof FileError && err.kind === 'not_found') return null;
+      throw err;
+    }
+    try {
+      return await lstat(at(dir, parts.at(-1)!));
+    } catch (err) {
+      if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return null;
+      throw fromOs(err, userPath);
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
+
+  /**
+   * Open a regular file for reading. The caller owns the handle (and must close it). Directories,
+   * symlinks, FIFOs, sockets and devices are refused without blocking.
+   */
+  async openRead(userPath: string): Promise<{ handle: FileHandle; stat: Stats; name: string }> {
+    const parts = this.parts(userPath);
+    if (parts.length === 0) throw new FileError('is_directory', 'the server root');
+    const name = parts.at(-1)!;
+    const dir = await this.walk(parts.slice(0, -1), false);
+    try {
+      const p = at(dir, name);
+      let st: Stats;
+      try {
+        st = await lstat(p);
+      } catch (err) {
+        throw fromOs(err, userPath);
+      }
+      checkRegular(st, userPath);
+      let handle: FileHandle;
+      try {
+        handle = await open(p, READ_FLAGS);
+      } catch (err) {
+        throw fromOs(err, userPath);
+      }
+      try {
+        const fst = await handle.stat();
+        checkRegular(fst, userPath);
+        return { handle, stat: fst, name };
+      } catch (err) {
+        await closeQuietly(handle);
+        throw err;
+      }
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
+
+  /**
+   * Create or replace a regular file with `data`: missing parents are created (0755), a new file
+   * gets 0644; both are given to the owner. `check(oldSize)` runs before anything is created or
+   * changed (quota); it may throw to refuse. Returns the size the file had before.
+   */
+  async writeFile(
+    userPath: string,
+    data: Uint8Array,
+    check: (oldSize: number) => void | Promise<void> = () => undefined,
+  ): Promise<{ oldSize: number; created: boolean }> {
+    const parts = this.parts(userPath);
+    if (parts.length === 0) throw new FileError('is_directory', 'the server root');
+    // Look first, change nothing: a refused write must leave the disk as it was.
+    const before = await this.lstat(userPath);
+    if (before) checkRegular(before, userPath);
+    await check(before?.size ?? 0);
+
+    const name = parts.at(-1)!;
+    const dir = await this.walk(parts.slice(0, -1), true);
+    try {
+      const p = at(dir, name);
+      let created = true;
+      let handle: FileHandle;
+      try {
+        // O_EXCL: never follows a symlink (a dangling one gives EEXIST, then ELOOP below).
+        handle = await open(p, WRITE_FLAGS | O_CREAT | O_EXCL, 0o644);
+      } catch (err) {
+        if (errnoOf(err) !== 'EEXIST') throw fromOs(err, userPath);
+        created = false;
+        try {
+          handle = await open(p, WRITE_FLAGS);
+        } catch (err2) {
+          throw fromOs(err2, userPath);
+        }
+      }
+      try {
+        const st = await handle.stat();
+        checkRegular(st, userPath);
+        if (created) await handle.chmod(0o644); // whatever the umask
+        if (this.owner && (st.uid !== this.owner.uid || st.gid !== this.owner.gid)) {
+          await handle.chown(this.owner.uid, this.owner.gid);
+        }
+        await handle.truncate(0);
+        for (let off = 0; off < data.length;) {
+          off += (await handle.write(data, off, data.length - off, off)).bytesWritten;
+        }
+        return { oldSize: st.size, created };
+      } finally {
+        await closeQuietly(handle);
+      }
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
+
+  /**
+   * The entries of a directory (lstat: symlinks appear as themselves), with a sniffed mime type for
+   * regular files. Symlinked directories on the way are followed only inside the root.
+   */
+  async list(userPath: string): Promise<DirEntry[]> {
+    const dir = await this.walk(this.parts(userPath), false);
+    try {
+      let names: string[];
+      try {
+        names = await readdir(`/proc/self/fd/${dir.fd}`);
+      } catch (err) {
+        throw fromOs(err, userPath);
+      }
+      const out: DirEntry[] = [];
+      const BATCH = 32;
+      for (let i = 0; i < names.length; i += BATCH) {
+        const batch = await Promise.all(names.slice(i, i + BATCH).map((n) => this.entry(dir, n)));
+        for (const e of batch) if (e) out.push(e);
+      }
+      return out;
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
+
+  private async entry(dir: FileHandle, name: string): Promise<DirEntry | null> {
+    let stat: Stats;
+    try {
+      stat = await lstat(at(dir, name));
+    } catch {
+      return null; // removed since readdir
+    }
+    let mime = 'application/octet-stream';
+    if (stat.isDirectory()) mime = 'inode/directory';
+    else if (stat.isFile()) {
+      try {
+        const h = await open(at(dir, name), READ_FLAGS);
+        try {
+          if ((await h.stat()).isFile()) {
+            const buf = Buffer.alloc(SNIFF_BYTES);
+            const { bytesRead } = await h.read(buf, 0, SNIFF_BYTES, 0);
+            mime = sniffMime(buf.subarray(0, bytesRead));
+          }
+        } finally {
+          await closeQuietly(h);
+        }
+      } catch {
+        // swapped or unreadable: keep the generic type
+      }
+    }
+    return { name, stat, mime };
+  }
+
+  /**
+   * Open the directory at `parts` below the root and return its handle (the caller closes it).
+   * With `create`, missing directories are made (0755, given to the owner).
+   */
+  private async walk(parts: readonly string[], create: boolean): Promise<FileHandle> {
+    let rootHandle: FileHandle;
+    try {
+      rootHandle = await open(this.root, DIR_FLAGS);
+    } catch (err) {
+      throw fromOs(err, 'server root');
+    }
+    // stack[i] was opened as an entry of stack[i - 1], so `..` is a pop and cannot pass stack[0].
+    const stack: FileHandle[] = [rootHandle];
+    const queue = [...parts];
+    let links = 0;
+    let retries = 0;
+    try {
+      while (queue.length > 0) {
+        const c = queue.shift()!;
+        if (c === '' || c === '.') continue;
+        if (c === '..') {
+          if (stack.length === 1)
+            throw new FileError('outside_root', 'a symlink leads above the server root');
+          await closeQuietly(stack.pop()!);
+          continue;
+        }
+        const top = stack.at(-1)!;
+        const p = at(top, c);
+        try {
+          stack.push(await open(p, DIR_FLAGS));
+          continue;
+        } catch (err) {
+          const code = errnoOf(err);
+          if (code === 'ENOENT' && create) {
+            if (++retries > MAX_LINKS) throw new FileError('not_found', `${c} keeps disappearing`);
+            await this.mkdirAt(top, c);
+            queue.unshift(c); // open what is there now, whatever it is
+            continue;
+          }
+          if (code !== 'ELOOP' && code !== 'ENOTDIR') throw fromOs(err, c);
+          let target: string;
+          try {
+            target = await readlink(p);
+          } catch {
+            throw fromOs(err, c); // not a symlink: a file where a directory is needed
+          }
+          if (++links > MAX_LINKS) throw new FileError('outside_root', 'too many levels of symbolic links');
+          if (target.startsWith('/'))
+            throw new FileError('outside_root', `${c} is a symlink to an absolute path`);
+          queue.unshift(...target.split('/'));
+        }
+      }
+      return stack.pop()!;
+    } finally {
+      for (const h of stack) await closeQuietly(h);
+    }
+  }
+
+  /** mkdir `name` in `dir` (never follows: an existing symlink there is EEXIST), then fix mode/owner. */
+  private async mkdirAt(dir: FileHandle, name: string): Promise<void> {
+    try {
+      await mkdir(at(dir, name), 0o755);
+    } catch (err) {
+      if (errnoOf(err) === 'EEXIST') return;
+      throw fromOs(err, name);
+    }
+    let h: FileHandle;
+    try {
+      h = await open(at(dir, name), DIR_FLAGS);
+    } catch {
+      return; // replaced meanwhile; the walk opens whatever is there with the same checks
+    }
+    try {
+      await h.chmod(0o755);
+      if (this.owner) await h.chown(this.owner.uid, this.owner.gid);
+    } finally {
+      await closeQuietly(h);
+    }
+  }
+}
+
+function checkRegular(st: Stats, userPath: string): void {
+  if (st.isSymbolicLink()) throw new FileError('outside_root', `${userPath} is a symlink`);
+  if (st.isDirectory()) throw new FileError('is_directory', userPath);
+  if (!st.isFile()) throw new FileError('bad_type', `${userPath} is not a regular file`);
+}
