@@ -1,7 +1,9 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DaemonConfig } from '../config/config.ts';
+import { FileError } from '../fs/errors.ts';
 import { ServerError } from '../servers/errors.ts';
+import { fileErrorReply } from './files-errors.ts';
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Credentials': 'true',
@@ -54,6 +56,15 @@ export function registerCommon(app: FastifyInstance, config: DaemonConfig): void
   app.setErrorHandler(
     (err: Error & { statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply) => {
       if (err instanceof ServerError) return reply.code(err.httpStatus).send({ error: err.message });
+      if (err instanceof FileError) {
+        const { status, error } = fileErrorReply(err);
+        return reply.code(status).send({ error });
+      }
+      if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return reply
+          .code(413)
+          .send({ error: 'The request body is larger than the upload limit of this node.' });
+      }
       if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
         return reply
           .code(400)

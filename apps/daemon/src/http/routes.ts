@@ -7,6 +7,7 @@ import type { ServerManager } from '../servers/manager.ts';
 import type { Server } from '../servers/server.ts';
 import type { Denylist } from '../ws/denylist.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
+import { registerFileRoutes } from './files.ts';
 import { UNKNOWN_SERVER } from './plugins.ts';
 
 export const DAEMON_VERSION = '0.1.0';
@@ -76,6 +77,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     if (!s) void bad(reply, 404, UNKNOWN_SERVER);
     return s ?? null;
   };
+
+  registerFileRoutes(app, config, withServer);
 
   app.get('/api/servers/:server', async (req, reply) => {
     const s = withServer(req, reply);
