@@ -205,7 +205,7 @@ describe('Jail', () => {
     expect(await kindOf(jail.list('t.txt'))).toBe('not_found');
   });
 
-  it('CVE-2024-27102: a directory swapped with a symlink to the outside never yields the outside file', async () => {
+  it('CVE-2024-27102: a directory swapped with a symlink to the outside: the outside file is never read or written', async () => {
     // A separate process swaps `dir` between a real directory and a symlink to `outside` as fast
     // as it can while this process reads `dir/secret` through the jail.
     const dir = path.join(root, 'dir');
@@ -240,6 +240,13 @@ describe('Jail', () => {
           r = err.kind;
         }
         results[r] = (results[r] ?? 0) + 1;
+        if (i % 3 === 0) {
+          try {
+            await jail.writeFile('dir/planted', Buffer.from('planted'));
+          } catch (err) {
+            if (!(err instanceof FileError)) throw err;
+          }
+        }
       }
     } finally {
       await writeFile(stopFile, '');
@@ -253,6 +260,8 @@ describe('Jail', () => {
     expect(Number(out)).toBeGreaterThan(100);
     expect(results.outside_root ?? 0).toBeGreaterThan(0);
     expect(await readFile(path.join(outside, 'secret'), 'utf8')).toBe('OUTSIDE SECRET');
+    // Writes through the swapping directory never land outside either.
+    expect(await readdir(outside)).toEqual(['secret']);
   });
 });
 
