@@ -18,10 +18,8 @@ import { daemonLine } from '../servers/console.ts';
 import { LOCK_BUSY, ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
 import type { Denylist } from './denylist.ts';
+import { ConsolePacer } from './console-pacer.ts';
 import { JwtError, verifyWebsocketToken } from './jwt.ts';
-
-/** Output queued for one browser beyond this is skipped (4 MiB: seconds of a flooding server). */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export interface ConnectionDeps {
   config: DaemonConfig;
@@ -52,8 +50,7 @@ export class WsConnection {
   private subscribed = false;
   private timers: NodeJS.Timeout[] = [];
   private lastJwtError = '';
-  /** console lines not sent since the socket's buffer went over MAX_BUFFERED_BYTES */
-  private skipped = 0;
+  private readonly pacer: ConsolePacer;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -77,6 +74,17 @@ export class WsConnection {
         deps.log.error({ err }, 'websocket handler failed'),
       );
     });
+    this.pacer = new ConsolePacer({
+      socket,
+      send: (line) => this.send(WS_OUTBOUND.consoleOutput, [line]),
+      recent: (count) => server.history.last(count),
+      notice: (skipped) =>
+        daemonLine(
+          deps.config.app_name,
+          `${skipped} console lines were skipped because this connection could not keep up.`,
+        ),
+      usable: () => this.tokenProblem() === null,
+    });
     socket.on('close', () => this.dispose());
     socket.on('error', () => this.dispose());
   }
@@ -84,23 +92,6 @@ export class WsConnection {
   private send(event: string, args?: string[]): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.socket.send(JSON.stringify(args && args.length ? { event, args } : { event }));
-  }
-
-  /**
-   * Console lines for a browser that cannot keep up are skipped rather than queued without limit
-   * (a stalled tab must not grow the daemon's memory); the console says so once it catches up.
-   */
-  private sendConsole(line: string): void {
-    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-      this.skipped++;
-      return;
-    }
-    if (this.skipped > 0) {
-      const text = `${this.skipped} console lines were skipped because this connection could not keep up.`;
-      this.skipped = 0;
-      this.send(WS_OUTBOUND.consoleOutput, [daemonLine(this.deps.config.app_name, text)]);
-    }
-    this.send(WS_OUTBOUND.consoleOutput, [line]);
   }
 
   /** Why the current token may not be used right now, or null. */
@@ -243,7 +234,7 @@ export class WsConnection {
     on('status', (s: ServerState) => this.deliver(WS_OUTBOUND.status, [s]));
     on('stats', (s: ServerStats) => this.deliver(WS_OUTBOUND.stats, [JSON.stringify(s)]));
     on('console', (l: string) => {
-      if (this.tokenUsable()) this.sendConsole(l);
+      if (this.tokenUsable()) this.pacer.line(l);
     });
     on('install output', (l: string) =>
       this.deliver(WS_OUTBOUND.installOutput, [l], 'admin.websocket.install'),
@@ -258,6 +249,7 @@ export class WsConnection {
   }
 
   dispose(): void {
+    this.pacer.dispose();
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
     for (const u of this.unsubscribe.splice(0)) u();
