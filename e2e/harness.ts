@@ -248,6 +248,8 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   // Let the 150 ms modal/fade transitions and the progress bar settle so the picture is stable.
   await page.waitForTimeout(700);
+  // A full-page picture of a scrolled page shows the sticky top bar in mid-page: start at the top.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.setViewportSize(DESKTOP);
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
   await page.setViewportSize(MOBILE);

@@ -79,6 +79,9 @@ export async function createServer(
     description?: string;
     /** MB; small values let many servers fit on the local node. */
     memory?: number;
+    /** defaults: the built-in game server's image, startup and variables */
+    image?: string;
+    environment?: Record<string, string>;
   },
 ): Promise<CreatedServer> {
   const res = await api.post<{ attributes: CreatedServer }>('/api/application/servers', {
@@ -86,9 +89,9 @@ export async function createServer(
     description: options.description ?? '',
     user: options.user,
     egg: options.egg,
-    docker_image: 'talon/host-node:20',
+    docker_image: options.image ?? 'talon/host-node:20',
     startup: 'node server.js',
-    environment: { MAX_PLAYERS: '10', MOTD: 'hi', WORLD_NAME: 'world' },
+    environment: options.environment ?? { MAX_PLAYERS: '10', MOTD: 'hi', WORLD_NAME: 'world' },
     limits: { memory: options.memory ?? 256, swap: 0, disk: options.memory ?? 512, io: 500, cpu: 100 },
     feature_limits: { databases: 0, allocations: 1, backups: 0 },
     deploy: { locations: [], dedicated_ip: false, port_range: [] },
@@ -110,17 +113,41 @@ export async function waitInstalled(api: AppApi, id: number, timeoutMs = 90_000)
   }
 }
 
-/** Adds a subuser row directly: the panel has no subuser API yet. */
-export function addSubuser(panel: Panel, userIdValue: number, serverId: number, permissions: string[]): void {
+/** Runs `fn` on the panel's SQLite database (for states the API cannot produce here). */
+function withDatabase(panel: Panel, fn: (db: Database.Database) => void): void {
   const db = new Database(path.join(panel.dataDir, 'panel.sqlite'));
   try {
-    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
-    db.prepare(
-      'INSERT INTO subusers (user_id, server_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(userIdValue, serverId, JSON.stringify(permissions), now, now);
+    fn(db);
   } finally {
     db.close();
   }
+}
+
+/** Adds a subuser row directly: the panel has no subuser API yet. */
+export function addSubuser(panel: Panel, userIdValue: number, serverId: number, permissions: string[]): void {
+  const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+  withDatabase(panel, (db) =>
+    db
+      .prepare(
+        'INSERT INTO subusers (user_id, server_id, permissions, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(userIdValue, serverId, JSON.stringify(permissions), now, now),
+  );
+}
+
+/** Sets a server's status column: an install or a backup restore in progress, as the panel records it. */
+export function setServerStatus(panel: Panel, serverId: number, status: string | null): void {
+  withDatabase(panel, (db) => db.prepare('UPDATE servers SET status = ? WHERE id = ?').run(status, serverId));
+}
+
+/** Imports an egg file with the panel's CLI, as an operator would. */
+export function importEgg(panel: Panel, file: string): void {
+  const res = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/tsx'),
+    ['apps/panel/src/cli/main.ts', 'egg:import', '--file', file],
+    { cwd: ROOT, env: panel.env, encoding: 'utf8' },
+  );
+  if (res.status !== 0) throw new Error(`egg:import failed:\n${res.stdout}\n${res.stderr}`);
 }
 
 export async function signIn(page: Page, url: string, username: string, password: string): Promise<void> {

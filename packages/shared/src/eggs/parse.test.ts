@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatEggError, parseEgg, type EggError } from './index.ts';
 
-
 /** A small valid PTDL_v2 file; each bad case changes one part of a fresh copy. */
 function goodV2(): Record<string, any> {
   return {

@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, megabytesToBytes } from './bytes.ts';
+import { formatBytes, formatBytesShort, megabytesToBytes } from './bytes.ts';
 import { formatUptime } from './uptime.ts';
 import { capitalize } from './text.ts';
+
+describe('formatBytesShort', () => {
+  it.each([
+    [0, '0 B'],
+    [-5, '0 B'],
+    [512, '512 B'],
+    [1023, '1023 B'],
+    [1024, '1 kB'],
+    [1536, '1.5 kB'],
+    [10 * 1024 + 300, '10 kB'],
+    [1023 * 1024, '1023 kB'],
+    [5.25 * 1024 ** 3, '5.3 GB'],
+    [3 * 1024 ** 5, '3072 TB'],
+  ])('%d → %s', (bytes, text) => {
+    expect(formatBytesShort(bytes)).toBe(text);
+  });
+});
 
 describe('formatBytes', () => {
   it('uses Bytes, kB, MB, GB, TB with 2 decimals', () => {

@@ -74,7 +74,7 @@ export function EulaPanel() {
               {t('eula.prompt')}
             </p>
           )}
-          <p className="mt-1 text-sm text-amber-100/80">{t('eula.text')}</p>
+          <p className="mt-1 text-sm break-words text-amber-100/80">{t('eula.text')}</p>
           {accept.isError && (
             <div className="mt-3">
               <MessageBox type="error">{httpErrorToHuman(accept.error)}</MessageBox>

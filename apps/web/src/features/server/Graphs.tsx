@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { formatBytes } from '../../lib/shared.ts';
+import { formatBytes, formatBytesShort } from '../../lib/shared.ts';
 import { appendSample, emptyHistory, type StatsHistory } from './history.ts';
 import { useServerStore, type LiveStats } from './store.ts';
 
@@ -20,12 +20,14 @@ function Chart({
   series,
   history,
   format,
+  axisFormat = format,
   testId,
 }: {
   title: string;
   series: Series[];
   history: StatsHistory;
   format: (value: number) => string;
+  axisFormat?: (value: number) => string;
   testId: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
@@ -48,7 +50,7 @@ function Chart({
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 1) * 1.1] } },
           axes: [
             { ...AXIS, values: (_u, ticks) => ticks.map(() => ''), size: 8 },
-            { ...AXIS, size: 84, values: (_u, ticks) => ticks.map(format) },
+            { ...AXIS, size: 72, values: (_u, ticks) => ticks.map(axisFormat) },
           ],
           series: [
             {},
@@ -137,6 +139,7 @@ export function Graphs() {
         series={memory}
         history={history}
         format={formatBytes}
+        axisFormat={formatBytesShort}
         testId="graph-memory"
       />
       <Chart
@@ -144,6 +147,7 @@ export function Graphs() {
         series={network}
         history={history}
         format={(v) => `${formatBytes(v)}/s`}
+        axisFormat={(v) => `${formatBytesShort(v)}/s`}
         testId="graph-network"
       />
     </div>

@@ -53,6 +53,8 @@ export function HeaderCard() {
   const stats = useServerStore((s) => s.stats);
   const state = useServerStore((s) => s.powerState);
   const connected = useServerStore((s) => s.connected);
+  // A connection that cannot be made (no permission, refused credentials) is not "Connecting...".
+  const unreachable = useServerStore((s) => s.socketFatal !== null);
   const memoryLimit = megabytesToBytes(server.limits.memory);
   const diskLimit = megabytesToBytes(server.limits.disk);
   const addresses = server.allocations.filter((a) => a.isDefault).map(allocationAddress);
@@ -64,7 +66,7 @@ export function HeaderCard() {
       <dl className="mt-2">
         <Row
           label={t('header.status')}
-          value={statusText(t, connected, server, state)}
+          value={unreachable ? '—' : statusText(t, connected, server, state)}
           testId="server-status"
         />
         <Row
