@@ -7,6 +7,8 @@ import {
   createServer,
   eggId,
   signIn,
+  terminalText,
+  waitForStatus,
   userId,
   waitInstalled,
   type AppApi,
@@ -23,22 +25,15 @@ let page: Page;
 let game: CreatedServer;
 let frozen: CreatedServer;
 
-/** Text currently rendered by xterm (its DOM renderer keeps one element per row). */
-async function terminalText(): Promise<string> {
-  return page.locator('[data-testid="console-terminal"] .xterm-rows').innerText();
-}
+const terminal = () => terminalText(page);
 
 async function waitForTerminal(needle: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if ((await terminalText()).includes(needle)) return;
-    if (Date.now() > deadline) throw new Error(`terminal never showed ${needle}:\n${await terminalText()}`);
+    if ((await terminal()).includes(needle)) return;
+    if (Date.now() > deadline) throw new Error(`terminal never showed ${needle}:\n${await terminal()}`);
     await page.waitForTimeout(200);
   }
-}
-
-async function status(): Promise<string> {
-  return (await page.getByTestId('server-status').textContent()) ?? '';
 }
 
 describe('server console in Chromium against the real panel and daemon', () => {
@@ -95,9 +90,9 @@ describe('server console in Chromium against the real panel and daemon', () => {
     await page.getByTestId('server-card').filter({ hasText: 'Survival World' }).click();
     await page.waitForURL(`${panel.url}/server/${game.identifier}`);
     await expect.poll(() => page.title()).toBe('Survival World | Console');
-    await expect.poll(status, { timeout: 20_000 }).toBe('offline');
+    await waitForStatus(page, panel, 'offline', 20_000);
     await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await expect.poll(status, { timeout: 60_000 }).toBe('running');
+    await waitForStatus(page, panel, 'running', 60_000);
     await waitForTerminal('For help, type "help"', 60_000);
     await expect(page.getByRole('button', { name: 'Start', exact: true }).isDisabled()).resolves.toBe(true);
 
@@ -125,7 +120,7 @@ describe('server console in Chromium against the real panel and daemon', () => {
     })()`);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect.poll(() => page.evaluate('window.__sawKill'), { timeout: 5_000 }).toBe(true);
-    await expect.poll(status, { timeout: 60_000 }).toBe('offline');
+    await waitForStatus(page, panel, 'offline', 60_000);
     await page.getByRole('button', { name: 'Stop', exact: true }).waitFor();
     await expect(page.getByRole('button', { name: 'Start', exact: true }).isEnabled()).resolves.toBe(true);
     await screenshots(page, 'server-console-offline');
@@ -163,7 +158,7 @@ describe('server console in Chromium against the real panel and daemon', () => {
     await page.waitForURL(`${panel.url}/auth/login`);
     await signIn(page, panel.url, helper.username, helper.password);
     await page.goto(`${panel.url}/server/${game.identifier}`);
-    await expect.poll(status, { timeout: 20_000 }).toBe('offline');
+    await waitForStatus(page, panel, 'offline', 20_000);
     await page.getByRole('button', { name: 'Restart' }).waitFor();
     await expect(page.getByRole('button', { name: 'Start', exact: true }).count()).resolves.toBe(0);
     await expect(page.getByRole('button', { name: 'Stop', exact: true }).count()).resolves.toBe(1);

@@ -11,6 +11,8 @@ import {
   importEgg,
   setServerStatus,
   signIn,
+  terminalText,
+  waitForStatus,
   userId,
   waitInstalled,
   type AppApi,
@@ -34,13 +36,11 @@ async function status(): Promise<string> {
   return (await page.getByTestId('server-status').textContent()) ?? '';
 }
 
-async function terminalText(): Promise<string> {
-  return page.locator('[data-testid="console-terminal"] .xterm-rows').innerText();
-}
+const terminal = () => terminalText(page);
 
 /** The status stays `offline` for two seconds: crash detection has given up restarting. */
 async function settledOffline(): Promise<void> {
-  await expect.poll(status, { timeout: 60_000 }).toBe('offline');
+  await waitForStatus(page, panel, 'offline', 60_000);
   await expect
     .poll(
       async () => {
@@ -93,11 +93,11 @@ describe('console feature panels and notices in Chromium', () => {
     await page.goto(`${panel.url}/server/${eula.identifier}`);
     const eulaPanel = page.getByTestId('eula-panel');
     await eulaPanel.getByRole('button', { name: 'I Accept' }).waitFor();
-    await expect.poll(status, { timeout: 20_000 }).toBe('offline');
+    await waitForStatus(page, panel, 'offline', 20_000);
 
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await expect
-      .poll(terminalText, { timeout: 30_000 })
+      .poll(terminal, { timeout: 30_000 })
       .toContain('You need to agree to the EULA in order to run the server');
     await eulaPanel.getByText('The server stopped because its EULA has not been accepted yet.').waitFor();
     await settledOffline();
@@ -107,15 +107,15 @@ describe('console feature panels and notices in Chromium', () => {
     await eulaPanel.getByText('The EULA has been accepted for this server.').waitFor();
     const file = path.join(panel.dataDir, 'daemon', 'volumes', eula.uuid, 'eula.txt');
     expect(readFileSync(file, 'utf8')).toBe('eula=true\n');
-    await expect.poll(status, { timeout: 60_000 }).toBe('running');
-    await expect.poll(terminalText, { timeout: 30_000 }).toContain('Done (0.01s)!');
+    await waitForStatus(page, panel, 'running', 60_000);
+    await expect.poll(terminal, { timeout: 30_000 }).toContain('Done (0.01s)!');
 
     // A reload reads eula.txt back through the panel: still accepted, no button.
     await page.reload();
     await page.getByTestId('eula-accepted').waitFor();
     await expect(page.getByRole('button', { name: 'I Accept' }).count()).resolves.toBe(0);
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
-    await expect.poll(status, { timeout: 60_000 }).toBe('offline');
+    await waitForStatus(page, panel, 'offline', 60_000);
   });
 
   it("switches the Java image among the egg's images and keeps the choice", async () => {

@@ -157,3 +157,27 @@ export async function signIn(page: Page, url: string, username: string, password
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL(`${url}/`);
 }
+
+/** Text currently rendered by xterm (its DOM renderer keeps one element per row). */
+export function terminalText(page: Page): Promise<string> {
+  return page.locator('[data-testid="console-terminal"] .xterm-rows').innerText();
+}
+
+/**
+ * Waits for the console's status line to read `expected`. When it does not, the error carries what
+ * the terminal showed and the end of the panel's (and its local daemon's) log, so a failure in CI
+ * says why.
+ */
+export async function waitForStatus(page: Page, panel: Panel, expected: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let seen = '';
+  while (Date.now() < deadline) {
+    seen = (await page.getByTestId('server-status').textContent()) ?? '';
+    if (seen === expected) return;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(
+    `status stayed "${seen}", expected "${expected}"\n--- terminal ---\n${await terminalText(page)}\n` +
+      `--- panel log (end) ---\n${panel.output().slice(-4000)}`,
+  );
+}
