@@ -299,4 +299,16 @@ describe('file routes (contents, write, list-directory)', () => {
       expect(none.status).toBe(401);
     });
   });
+
+  it('a server installed without a script has its directory at once: files can be written first', async () => {
+    const id = await stack.createInstalled(randomUUID(), { settings: { skip_egg_scripts: true } });
+    expect(existsSync(path.join(stack.config.system.data, id))).toBe(true);
+    const res = await fetch(`${stack.url}/api/servers/${id}/files/write?file=eula.txt`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'text/plain' },
+      body: 'eula=true\n',
+    });
+    expect(res.status).toBe(204);
+    expect(await readFile(path.join(stack.config.system.data, id, 'eula.txt'), 'utf8')).toBe('eula=true\n');
+  });
 });

@@ -45,6 +45,9 @@ export async function runInstall(server: Server, reinstall: boolean, deps: Insta
   server.installing = true;
   let successful = false;
   try {
+    // The directory exists once a server is installed, even without a script: files can be
+    // written into it (an accepted EULA, an upload) before the first start.
+    await deps.driver.prepareDirectory(server.dir);
     if (server.config.settings.skip_egg_scripts) {
       successful = true;
     } else {
@@ -75,7 +78,6 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
   await mkdir(tmp, { recursive: true, mode: 0o700 });
   await writeFile(path.join(tmp, 'install.sh'), script.script.replace(/\r\n/g, '\n'), { mode: 0o644 });
   if (process.getuid?.() === 0) await chown(tmp, config.runtime.uid, config.runtime.gid);
-  await driver.prepareDirectory(server.dir);
 
   const inside = driver.insidePaths('install', server.dir, tmp);
   const env = buildEnvironment(server.config, { timezone: config.system.timezone, home: inside.root });
