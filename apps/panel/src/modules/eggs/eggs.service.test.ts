@@ -7,7 +7,8 @@ import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { EggImportError } from './eggs.service.ts';
 
 // Real-world eggs, read from the shared fixtures (test input only, never copied into the project).
-const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/eggs');
+// The reference's egg files live beside the repository on this workplace's machines (as in the shared tests).
+const FIXTURES = '/work/shared/fixtures/eggs';
 const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
 
 let panel: TestPanel;
