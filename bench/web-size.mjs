@@ -26,7 +26,11 @@ function newestMtime(dir) {
 const stale =
   !existsSync(manifestPath) ||
   statSync(manifestPath).mtimeMs <
-    Math.max(newestMtime(path.join(web, 'src')), statSync(path.join(web, 'index.html')).mtimeMs);
+    Math.max(
+      newestMtime(path.join(web, 'src')),
+      newestMtime(path.join(root, 'packages/shared/src')),
+      ...['index.html', 'vite.config.ts'].map((f) => statSync(path.join(web, f)).mtimeMs),
+    );
 if (process.argv.includes('--build') || stale) {
   const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
     cwd: root,

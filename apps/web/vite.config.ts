@@ -13,6 +13,8 @@ export default defineConfig({
   build: {
     manifest: true,
     target: 'es2022',
+    // Every browser that runs es2022 code supports <link rel="modulepreload">: no polyfill needed.
+    modulePreload: { polyfill: false },
   },
   server: {
     proxy: {
