@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { prettyDestination, wantsPrettyLogs } from '@talon/shared/logging/pretty';
 import { ConfigError, configPathFromArgs, loadConfigFile } from './config/config.ts';
 import { buildDaemon } from './daemon.ts';
 
@@ -9,7 +10,11 @@ import { buildDaemon } from './daemon.ts';
  */
 async function main(): Promise<void> {
   // LOG_LEVEL overrides the config's `debug` (the panel passes its own level to the local daemon).
-  const log = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } });
+  const pretty = wantsPrettyLogs(process.env.LOG_FORMAT, process.stdout.isTTY);
+  const log = pino(
+    { level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } },
+    pretty ? prettyDestination((text) => process.stdout.write(text)) : undefined,
+  );
   let loaded;
   try {
     loaded = loadConfigFile(configPathFromArgs(process.argv.slice(2), process.env));

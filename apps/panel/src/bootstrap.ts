@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
+import { prettyDestination, wantsPrettyLogs } from '@talon/shared/logging/pretty';
 import { loadConfig, type Config } from './config/config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
@@ -10,7 +11,13 @@ import { BUILT_IN_NEST } from './modules/eggs/eggs.service.ts';
 /** Config → database (migrated) → context. Shared by the server and the CLI. */
 export async function bootstrap(opts: { log?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<AppContext> {
   const config: Config = loadConfig(opts.env);
-  const log = opts.log ?? pino({ level: config.logLevel });
+  const pretty = wantsPrettyLogs(config.logFormat, process.stdout.isTTY);
+  const log =
+    opts.log ??
+    pino(
+      { level: config.logLevel },
+      pretty ? prettyDestination((text) => process.stdout.write(text)) : undefined,
+    );
   const db = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
@@ -27,7 +34,9 @@ export async function ensureBuiltInEggs(ctx: AppContext): Promise<number> {
  * On the first start on an empty database: a root admin with a generated password, printed once.
  * Returns the credentials when it created them.
  */
-export async function ensureFirstAdmin(ctx: AppContext): Promise<{ username: string; password: string } | null> {
+export async function ensureFirstAdmin(
+  ctx: AppContext,
+): Promise<{ username: string; password: string } | null> {
   if ((await ctx.repositories.users.count()) > 0) return null;
   const { user, password } = await ctx.services.users.create({
     email: 'admin@example.com',

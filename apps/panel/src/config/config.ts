@@ -43,6 +43,7 @@ const schema = z
     ANALYTICS_ID: optional,
     TRUSTED_PROXIES: z.string().default(''),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     SESSION_LIFETIME: z.coerce.number().int().min(1).default(720),
     APP_2FA_REQUIRED: z.enum(['0', '1', '2']).optional(),
     APP_API_CLIENT_RATELIMIT: z.coerce.number().int().min(1).default(720),
@@ -92,6 +93,8 @@ export interface Config {
   analyticsId?: string;
   trustedProxies: string[];
   logLevel: string;
+  /** unset: readable lines on a terminal, JSON otherwise (log collectors) */
+  logFormat?: 'pretty' | 'json';
   sessionLifetimeMinutes: number;
   /** null when the database setting decides */
   twoFactorRequired: 0 | 1 | 2 | null;
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean),
     logLevel: v.LOG_LEVEL,
+    logFormat: v.LOG_FORMAT,
     sessionLifetimeMinutes: v.SESSION_LIFETIME,
     twoFactorRequired: v.APP_2FA_REQUIRED === undefined ? null : (Number(v.APP_2FA_REQUIRED) as 0 | 1 | 2),
     rateLimits: { client: v.APP_API_CLIENT_RATELIMIT, application: v.APP_API_APPLICATION_RATELIMIT },
