@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { apiAuthentication } from './http/api-auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
-import { errors, HttpError } from './http/errors.ts';
+import { HttpError } from './http/errors.ts';
 import { normalizeInput } from './http/input.ts';
 import { registerSessions } from './http/session.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
@@ -40,7 +40,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     bodyLimit: 10 * 1024 * 1024,
   });
 
-  registerErrorHandling(app);
+  const routeMiss = registerErrorHandling(app);
   await app.register(fastifyCookie);
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, raw, done) => {
@@ -109,9 +109,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationAllocationRoutes(application, ctx);
     applicationServerRoutes(application, ctx);
     applicationNestRoutes(application, ctx);
-    // Last: unknown application routes get the not-found answer after authentication.
+    // Last: unknown application routes (or known ones with another method: 405) are answered after
+    // authentication, so the API's shape is not revealed to callers without a key.
     application.all('/api/application/*', async (req) => {
-      throw errors.notFound(`The route ${(req.url.split('?')[0] ?? '').slice(1)} could not be found.`);
+      throw routeMiss(req.method, req.url);
     });
   });
 

@@ -15,11 +15,18 @@ const STATUS_CODES: Record<number, string> = {
 export const UNEXPECTED =
   'An unexpected error was encountered while processing this request, please try again.';
 
-/** Renders every failure in the Pterodactyl error body (reference §1.8). */
-export function registerErrorHandling(app: FastifyInstance) {
+/** Answers a request no route took: 405 with `Allow` when the path exists for other methods, else 404. */
+export type RouteMiss = (method: string, url: string) => HttpError;
+
+/**
+ * Renders every failure in the Pterodactyl error body (reference §1.8). Returns the route-miss
+ * answer, for scopes that catch unknown paths themselves (after their authentication).
+ */
+export function registerErrorHandling(app: FastifyInstance): RouteMiss {
   const patterns: { method: string; re: RegExp }[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.url === '/*') return; // the web app's catch-all would match every path
+    // Catch-alls (the web app's, the application scope's) would match every path below them.
+    if (route.url.endsWith('/*')) return;
     const source = route.url
       .replace(/[.+?^${}()|[\]\\]/gu, '\\$&')
       .replace(/:[^/]+/gu, '[^/]+')
@@ -27,24 +34,26 @@ export function registerErrorHandling(app: FastifyInstance) {
     for (const method of [route.method].flat()) patterns.push({ method, re: new RegExp(`^${source}$`, 'u') });
   });
 
-  app.setNotFoundHandler(async (req, reply) => {
-    const pathname = req.url.split('?')[0] ?? '/';
+  const miss: RouteMiss = (method, url) => {
+    const pathname = url.split('?')[0] ?? '/';
     const allowed = [...new Set(patterns.filter((p) => p.re.test(pathname)).map((p) => p.method))];
     if (allowed.length > 0) {
-      return reply
-        .code(405)
-        .header('allow', allowed.join(', '))
-        .send(
-          body(
-            405,
-            'MethodNotAllowedHttpException',
-            `The ${req.method} method is not supported for route ${pathname.slice(1)}. Supported methods: ${allowed.join(', ')}.`,
-          ),
-        );
+      return new HttpError(
+        405,
+        'MethodNotAllowedHttpException',
+        `The ${method} method is not supported for route ${pathname.slice(1)}. Supported methods: ${allowed.join(', ')}.`,
+        { allow: allowed.join(', ') },
+      );
     }
+    return new HttpError(404, 'NotFoundHttpException', `The route ${pathname.slice(1)} could not be found.`);
+  };
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const err = miss(req.method, req.url);
     return reply
-      .code(404)
-      .send(body(404, 'NotFoundHttpException', `The route ${pathname.slice(1)} could not be found.`));
+      .code(err.status)
+      .headers(err.headers)
+      .send(body(err.status, err.code, err.detail));
   });
 
   app.setErrorHandler(async (err: FastifyError | Error, req, reply) => {
@@ -75,6 +84,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     req.log.error({ err }, 'unexpected error');
     return reply.code(500).send(body(500, err.name || 'Exception', UNEXPECTED));
   });
+  return miss;
 }
 
 export function body(status: number, code: string, detail: string) {

@@ -136,6 +136,19 @@ describe('access to /api/application/users', () => {
     expect(res.status).toBe(404);
     expect(firstError(res).detail).toBe('The route api/application/nope could not be found.');
   });
+
+  it('answers a known application route with another method 405 with Allow, after authentication', async () => {
+    expect((await new TestClient(panel.url).request('PATCH', '/api/application/users')).status).toBe(401);
+    const res = await api.request('PATCH', '/api/application/users', {});
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(firstError(res)).toEqual({
+      code: 'MethodNotAllowedHttpException',
+      status: '405',
+      detail:
+        'The PATCH method is not supported for route api/application/users. Supported methods: GET, HEAD, POST.',
+    });
+  });
 });
 
 describe('GET /api/application/users', () => {
