@@ -25,6 +25,8 @@ export interface CgroupHandle {
   usage(): Promise<CgroupUsage>;
   oomKilled(): Promise<boolean>;
   killAll(): Promise<void>;
+  /** The processes in the group now. */
+  pids(): Promise<number[]>;
   destroy(): Promise<void>;
 }
 
@@ -53,6 +55,14 @@ async function statField(file: string, key: string): Promise<number> {
     return line ? Number(line.split(' ')[1]) || 0 : 0;
   } catch {
     return 0;
+  }
+}
+
+async function readProcs(dir: string): Promise<number[]> {
+  try {
+    return (await readFile(path.join(dir, 'cgroup.procs'), 'utf8')).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // cgroup already gone
   }
 }
 
@@ -133,6 +143,7 @@ class V1 implements CgroupSystem {
       killAll: async () => {
         for (const d of unique) await killProcs(d);
       },
+      pids: () => readProcs(dirs.memory),
       destroy: async () => {
         for (const d of unique) await removeDir(d);
       },
@@ -174,6 +185,7 @@ class V2 implements CgroupSystem {
         await writeIf(path.join(dir, 'cgroup.kill'), '1');
         await killProcs(dir);
       },
+      pids: () => readProcs(dir),
       destroy: () => removeDir(dir),
     };
   }

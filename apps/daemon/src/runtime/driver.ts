@@ -22,6 +22,13 @@ export interface ExitInfo {
   oomKilled: boolean;
 }
 
+export interface ProcessSample {
+  cpuNs: number;
+  memoryBytes: number;
+  rxBytes: number;
+  txBytes: number;
+}
+
 /** A running launch. Output is stdout and stderr interleaved, as a console shows them. */
 export interface RuntimeProcess {
   readonly pid: number;
@@ -33,8 +40,8 @@ export interface RuntimeProcess {
   signal(signal: NodeJS.Signals): Promise<void>;
   /** SIGKILL everything belonging to this launch. */
   kill(): Promise<void>;
-  /** Cumulative CPU time (ns) and current memory use (bytes). */
-  sample(): Promise<{ cpuNs: number; memoryBytes: number }>;
+  /** Cumulative CPU time (ns), current memory use and cumulative TCP bytes received/sent. */
+  sample(): Promise<ProcessSample>;
 }
 
 export interface RuntimeInfo {

@@ -2,7 +2,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { detectCgroups, type CgroupHandle, type CgroupSystem } from './cgroups.ts';
-import type { ExitInfo, LaunchSpec, RuntimeDriver, RuntimeInfo, RuntimeProcess } from './driver.ts';
+import type {
+  ExitInfo,
+  LaunchSpec,
+  ProcessSample,
+  RuntimeDriver,
+  RuntimeInfo,
+  RuntimeProcess,
+} from './driver.ts';
+import { NetworkCounter, SocketTable, socketInodes } from './net-usage.ts';
 import { NS_PER_TICK, PAGE_SIZE, processTree, safeKill } from './proc.ts';
 import { bwrapArgs, joinCgroupsArgv, type SandboxOptions } from './sandbox.ts';
 
@@ -34,6 +42,8 @@ export class ProcessDriver implements RuntimeDriver {
   readonly refusal: string | null;
   private readonly sandbox: SandboxOptions | null;
   private readonly dropTo: { uid: number; gid: number; setpriv: string } | null;
+  /** One read of the host's TCP sockets per stats tick, shared by every server. */
+  private readonly sockets = new SocketTable();
 
   private constructor(
     private readonly cgroups: CgroupSystem | null,
@@ -126,7 +136,7 @@ export class ProcessDriver implements RuntimeDriver {
     argv = joinCgroupsArgv(group?.joinDirs ?? [], argv);
     this.opts.log.debug({ server: spec.id, kind: spec.kind, argv }, 'launching');
     try {
-      return await Launched.start(argv, spec, group, this.sandbox !== null);
+      return await Launched.start(argv, spec, group, this.sandbox !== null, this.sockets);
     } catch (err) {
       await group?.destroy();
       throw err;
@@ -139,12 +149,14 @@ class Launched implements RuntimeProcess {
   private readonly listeners: ((chunk: Buffer) => void)[] = [];
   private watchdogOom = false;
   private done = false;
+  private readonly network = new NetworkCounter();
 
   private constructor(
     private readonly child: ReturnType<typeof spawn>,
     private readonly spec: LaunchSpec,
     private readonly group: CgroupHandle | null,
     private readonly confined: boolean,
+    private readonly sockets: SocketTable,
   ) {
     const emit = (chunk: Buffer): void => {
       for (const l of this.listeners) l(chunk);
@@ -174,6 +186,7 @@ class Launched implements RuntimeProcess {
     spec: LaunchSpec,
     group: CgroupHandle | null,
     confined: boolean,
+    sockets: SocketTable,
   ): Promise<Launched> {
     return new Promise((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), {
@@ -182,7 +195,7 @@ class Launched implements RuntimeProcess {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       child.once('error', reject);
-      child.once('spawn', () => resolve(new Launched(child, spec, group, confined)));
+      child.once('spawn', () => resolve(new Launched(child, spec, group, confined, sockets)));
     });
   }
 
@@ -217,13 +230,22 @@ class Launched implements RuntimeProcess {
     for (const p of await processTree(this.pid)) safeKill(p.pid, 'SIGKILL');
   }
 
-  async sample(): Promise<{ cpuNs: number; memoryBytes: number }> {
-    if (this.group) return this.group.usage();
-    const tree = await processTree(this.pid);
-    return {
-      cpuNs: tree.reduce((n, p) => n + p.cpuTicks * NS_PER_TICK, 0),
-      memoryBytes: tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0),
-    };
+  async sample(): Promise<ProcessSample> {
+    let usage: { cpuNs: number; memoryBytes: number };
+    let pids: number[];
+    if (this.group) {
+      [usage, pids] = await Promise.all([this.group.usage(), this.group.pids()]);
+    } else {
+      const tree = await processTree(this.pid);
+      usage = {
+        cpuNs: tree.reduce((n, p) => n + p.cpuTicks * NS_PER_TICK, 0),
+        memoryBytes: tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0),
+      };
+      pids = tree.map((p) => p.pid);
+    }
+    const [table, inodes] = await Promise.all([this.sockets.read(), socketInodes(pids)]);
+    const net = this.network.update(table, inodes);
+    return { ...usage, rxBytes: net.rx, txBytes: net.tx };
   }
 
   /** Without cgroups: poll the tree and kill it when it breaks its memory or process limit. */
