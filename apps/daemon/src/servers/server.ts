@@ -74,7 +74,7 @@ export class Server {
   private startedAt = 0;
   private statsTimer: NodeJS.Timeout | null = null;
   private lastCpu: { ns: number; at: number } | null = null;
-  private usage = { memory: 0, cpu: 0 };
+  private usage = { memory: 0, cpu: 0, rx: 0, tx: 0 };
 
   constructor(
     public config: RemoteServer,
@@ -112,7 +112,7 @@ export class Server {
       disk_bytes: this.disk.cached,
       memory_bytes: this.usage.memory,
       memory_limit_bytes: this.memoryLimitBytes,
-      network: { rx_bytes: 0, tx_bytes: 0 },
+      network: { rx_bytes: this.usage.rx, tx_bytes: this.usage.tx },
       state: this.state,
       uptime: this.proc ? Date.now() - this.startedAt : 0,
     };
@@ -131,7 +131,7 @@ export class Server {
     if (next === 'starting') this.throttle.reset();
     this.bus.emit('status', next);
     if (next === 'offline') {
-      this.usage = { memory: 0, cpu: 0 };
+      this.usage = { memory: 0, cpu: 0, rx: 0, tx: 0 };
       this.bus.emit('stats', this.stats());
     }
     this.deps.onStateChange(this);
@@ -272,6 +272,8 @@ export class Server {
     }
     this.lastCpu = { ns: s.cpuNs, at: now };
     this.usage.memory = s.memoryBytes;
+    this.usage.rx = s.rxBytes;
+    this.usage.tx = s.txBytes;
     this.disk.refreshIfStale();
     if (this.proc === proc) this.bus.emit('stats', this.stats());
   }
