@@ -243,6 +243,13 @@ export function launchBrowser(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 390, height: 844 };
 
+/** A desktop-sized page in a fresh browser context (own cookies), with page errors logged. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+  page.on('pageerror', (e) => console.log('pageerror', e.message));
+  return page;
+}
+
 /** Saves `{name}-desktop.png` and `{name}-mobile.png`, restoring the desktop size. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

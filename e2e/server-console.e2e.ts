@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, screenshots, startPanel, type Panel } from './harness.ts';
+import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
 import {
   addSubuser,
   applicationApi,
@@ -61,8 +61,7 @@ describe('server console in Chromium against the real panel and daemon', () => {
       'control.restart',
     ]);
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (e) => console.log('pageerror', e.message));
+    page = await newPage(browser);
   });
 
   afterAll(async () => {

@@ -2,7 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, ROOT, screenshots, startPanel, type Panel } from './harness.ts';
+import {
+  ensureWebBuilt,
+  launchBrowser,
+  newPage,
+  ROOT,
+  screenshots,
+  startPanel,
+  type Panel,
+} from './harness.ts';
 import {
   addSubuser,
   applicationApi,
@@ -79,8 +87,7 @@ describe('console feature panels and notices in Chromium', () => {
     // Neither websocket.connect nor file.create: no live console, no EULA button.
     addSubuser(panel, await userId(api, watcher.username), eula.id, ['control.console', 'file.read-content']);
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    page.on('pageerror', (e) => console.log('pageerror', e.message));
+    page = await newPage(browser);
   });
 
   afterAll(async () => {
@@ -150,7 +157,7 @@ describe('console feature panels and notices in Chromium', () => {
     await screenshots(page, 'server-notice-restoring');
 
     setServerStatus(panel, plain.id, 'installing');
-    const admin = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    const admin = await newPage(browser);
     await signIn(admin, panel.url, panel.admin.username, panel.admin.password);
     await admin.goto(`${panel.url}/server/${plain.identifier}`);
     await admin
@@ -160,15 +167,14 @@ describe('console feature panels and notices in Chromium', () => {
       .waitFor();
     await admin.getByTestId('console-terminal').waitFor();
     await expect(admin.getByText('Running Installer').count()).resolves.toBe(0);
-    await admin.close();
+    await admin.context().close();
     setServerStatus(panel, plain.id, null);
   });
 
   it('tells a subuser without websocket.connect or file.create why the console and EULA are closed', async () => {
     // Someone set the EULA back to false on disk: the panel reads the file, so it asks again.
     writeFileSync(path.join(panel.dataDir, 'daemon', 'volumes', eula.uuid, 'eula.txt'), 'eula=false\n');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const other = await context.newPage();
+    const other = await newPage(browser);
     await signIn(other, panel.url, watcher.username, watcher.password);
     let socketCalls = 0;
     other.on('request', (r) => {
@@ -186,6 +192,6 @@ describe('console feature panels and notices in Chromium', () => {
     await expect(other.getByTestId('server-status').textContent()).resolves.toBe('—');
     expect(socketCalls).toBe(0);
     await screenshots(other, 'server-no-console-permission');
-    await context.close();
+    await other.context().close();
   });
 });

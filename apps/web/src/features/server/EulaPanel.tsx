@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { httpErrorToHuman } from '../../api/errors.ts';
@@ -7,6 +7,7 @@ import { Button } from '../../components/Button.tsx';
 import { MessageBox } from '../../components/MessageBox.tsx';
 import { can } from '../../lib/shared.ts';
 import { EULA_PROMPT, useConsoleMatch } from './consoleMatch.ts';
+import { FeaturePanel } from './FeaturePanel.tsx';
 import { useServerStore } from './store.ts';
 
 const EULA_FILE = 'eula.txt';
@@ -24,7 +25,6 @@ export function EulaPanel() {
   const powerState = useServerStore((s) => s.powerState);
   const prompted = useConsoleMatch(socket, EULA_PROMPT);
   const client = useQueryClient();
-  const panel = useRef<HTMLElement>(null);
   const [justAccepted, setJustAccepted] = useState(false);
   const canRead = can(permissions, 'file.read-content');
   const canWrite = can(permissions, 'file.create');
@@ -46,23 +46,9 @@ export function EulaPanel() {
     },
   });
 
-  // When the server stops for its EULA, bring the panel into view so the way out is obvious.
-  useEffect(() => {
-    if (prompted && !accepted) panel.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-  }, [prompted, accepted]);
-
+  // Amber until accepted; brought into view when the server stops for it.
   return (
-    <section
-      ref={panel}
-      aria-labelledby="eula-title"
-      data-testid="eula-panel"
-      className={`rounded-lg border p-4 ${
-        accepted ? 'border-zinc-800 bg-zinc-900/80' : 'border-amber-700/60 bg-amber-950/30'
-      }`}
-    >
-      <h3 id="eula-title" className="font-medium text-amber-200">
-        {t('eula.title')}
-      </h3>
+    <FeaturePanel id="eula" title={t('eula.title')} attention={!accepted} reveal={prompted && !accepted}>
       {accepted ? (
         <p className="mt-1 text-sm text-emerald-300" data-testid="eula-accepted">
           {t('eula.accepted')}
@@ -89,6 +75,6 @@ export function EulaPanel() {
           )}
         </>
       )}
-    </section>
+    </FeaturePanel>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { httpErrorToHuman } from '../../api/errors.ts';
@@ -7,6 +7,7 @@ import { Button } from '../../components/Button.tsx';
 import { MessageBox } from '../../components/MessageBox.tsx';
 import { can } from '../../lib/shared.ts';
 import { JAVA_MISMATCH, useConsoleMatch } from './consoleMatch.ts';
+import { FeaturePanel } from './FeaturePanel.tsx';
 import { useServerStore } from './store.ts';
 
 /**
@@ -21,7 +22,6 @@ export function JavaVersionPanel() {
   const socket = useServerStore((s) => s.socket);
   const patchServer = useServerStore((s) => s.patchServer);
   const mismatch = useConsoleMatch(socket, JAVA_MISMATCH);
-  const panel = useRef<HTMLElement>(null);
   const [choice, setChoice] = useState(server.dockerImage);
   const [saved, setSaved] = useState(false);
 
@@ -43,24 +43,10 @@ export function JavaVersionPanel() {
     },
   });
 
-  useEffect(() => {
-    if (mismatch) panel.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-  }, [mismatch]);
-
   const label = (image: string) => images.find(([, value]) => value === image)?.[0] ?? image;
 
   return (
-    <section
-      ref={panel}
-      aria-labelledby="java-title"
-      data-testid="java-panel"
-      className={`rounded-lg border p-4 ${
-        mismatch ? 'border-amber-700/60 bg-amber-950/30' : 'border-zinc-800 bg-zinc-900/80'
-      }`}
-    >
-      <h3 id="java-title" className="font-medium text-zinc-200">
-        {t('java.title')}
-      </h3>
+    <FeaturePanel id="java" title={t('java.title')} attention={mismatch} reveal={mismatch}>
       {mismatch && (
         <p className="mt-1 text-sm font-medium text-amber-100" role="status">
           {t('java.prompt')}
@@ -114,6 +100,6 @@ export function JavaVersionPanel() {
           {t('java.saved')}
         </p>
       )}
-    </section>
+    </FeaturePanel>
   );
 }

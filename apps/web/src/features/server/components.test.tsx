@@ -3,32 +3,13 @@ import { act, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { PowerButtons } from './PowerButtons.tsx';
 import { useServerStore } from './store.ts';
-import { ServerSocket, type SocketLike } from './socket.ts';
+import { openFakeSocket } from '../../test/fakeSocket.ts';
 import { Pagination } from '../dashboard/Pagination.tsx';
 
 afterEach(() => useServerStore.getState().clear());
 
-function fakeSocket() {
-  const sent: string[] = [];
-  const raw: SocketLike = {
-    readyState: 1,
-    onopen: null,
-    onclose: null,
-    onmessage: null,
-    onerror: null,
-    send: (d) => sent.push(d),
-    close: () => undefined,
-  };
-  const socket = new ServerSocket(
-    'ws://x',
-    () => raw,
-    () => undefined,
-  ).connect();
-  return { socket, sent };
-}
-
 function setup(permissions: string[], state: string | null) {
-  const { socket, sent } = fakeSocket();
+  const { socket, sent } = openFakeSocket();
   useServerStore.setState({ permissions, powerState: state, socket, connected: true });
   render(<PowerButtons />);
   return sent;

@@ -8,32 +8,14 @@ import {
   useServerConnection,
 } from './connection.ts';
 import { EULA_PROMPT, JAVA_MISMATCH } from './consoleMatch.ts';
-import { ServerSocket, type SocketLike } from './socket.ts';
+import { openFakeSocket } from '../../test/fakeSocket.ts';
 import { useServerStore } from './store.ts';
 import { toServer } from '../../api/servers.ts';
 
 afterEach(() => useServerStore.getState().clear());
 
 function setup() {
-  const sent: string[] = [];
-  const raw: SocketLike = {
-    readyState: 0,
-    onopen: null,
-    onclose: null,
-    onmessage: null,
-    onerror: null,
-    send: (d) => sent.push(d),
-    close: () => undefined,
-  };
-  const socket = new ServerSocket(
-    'ws://x',
-    () => raw,
-    () => undefined,
-  )
-    .setToken('old')
-    .connect();
-  (raw as { readyState: number }).readyState = 1;
-  raw.onopen?.call(raw, {});
+  const { socket, sent, receive } = openFakeSocket('old');
   const refresh = vi.fn(() => Promise.resolve('fresh'));
   const reload = vi.fn();
   attachSocketHandlers(socket, refresh, reload);
@@ -50,8 +32,6 @@ function setup() {
     ['*'],
     true,
   );
-  const receive = (event: string, ...args: string[]) =>
-    raw.onmessage?.call(raw, { data: JSON.stringify({ event, args }) });
   return { sent, refresh, reload, receive, socket };
 }
 
