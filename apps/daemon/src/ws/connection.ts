@@ -40,6 +40,21 @@ function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
+let lastLine: string | null = null;
+let lastFrame = '';
+
+/**
+ * The frame of one console line. The server hands the same line to all its sockets one after the
+ * other, so remembering the last one serializes each line once instead of once per browser.
+ */
+function consoleFrame(line: string): string {
+  if (line !== lastLine) {
+    lastLine = line;
+    lastFrame = JSON.stringify({ event: WS_OUTBOUND.consoleOutput, args: [line] });
+  }
+  return lastFrame;
+}
+
 /**
  * One browser's console socket for one server (Wings protocol §3). Nothing but `auth` works until a
  * token is accepted; every later event, inbound and outbound, re-checks the token, so expiry and
@@ -76,7 +91,7 @@ export class WsConnection {
     });
     this.pacer = new ConsolePacer({
       socket,
-      send: (line) => this.send(WS_OUTBOUND.consoleOutput, [line]),
+      send: (line) => this.sendFrame(consoleFrame(line)),
       recent: (count) => server.history.last(count),
       notice: (skipped) =>
         daemonLine(
@@ -90,8 +105,12 @@ export class WsConnection {
   }
 
   private send(event: string, args?: string[]): void {
+    this.sendFrame(JSON.stringify(args && args.length ? { event, args } : { event }));
+  }
+
+  private sendFrame(frame: string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(JSON.stringify(args && args.length ? { event, args } : { event }));
+    this.socket.send(frame);
   }
 
   /** Why the current token may not be used right now, or null. */
