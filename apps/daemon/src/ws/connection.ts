@@ -66,6 +66,9 @@ export class WsConnection {
   private timers: NodeJS.Timeout[] = [];
   private lastJwtError = '';
   private readonly pacer: ConsolePacer;
+  /** The current token passed every check until then, at that denylist version. */
+  private goodUntilMs = 0;
+  private goodAtVersion = -1;
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
@@ -115,6 +118,18 @@ export class WsConnection {
 
   /** Why the current token may not be used right now, or null. */
   private tokenProblem(): string | null {
+    // Checked for every line to every browser: a token already found good stays good until it
+    // expires or a new denial arrives, so only those re-run the full check.
+    if (this.goodUntilMs > Date.now() && this.goodAtVersion === this.deps.denylist.version) return null;
+    const problem = this.checkToken();
+    if (problem === null && this.claims) {
+      this.goodUntilMs = (this.claims.exp + 1) * 1000;
+      this.goodAtVersion = this.deps.denylist.version;
+    }
+    return problem;
+  }
+
+  private checkToken(): string | null {
     const c = this.claims;
     if (!c) return JWT_ERRORS.missing;
     const now = Math.floor(Date.now() / 1000);
@@ -199,9 +214,11 @@ export class WsConnection {
     }
     const previous = this.claims;
     this.claims = claims;
+    this.goodUntilMs = 0; // a new token is checked in full
     const problem = this.tokenProblem();
     if (problem) {
       this.claims = previous; // a bad refresh does not cancel a still-valid token
+      this.goodUntilMs = 0;
       return this.jwtError(problem);
     }
     this.lastJwtError = '';

@@ -9,6 +9,8 @@
 export class Denylist {
   private readonly denied = new Map<string, number>();
   private readonly bootSecond: number;
+  /** Grows with every denial: a token found good stays good until this changes (or it expires). */
+  version = 0;
 
   constructor(bootMs = Date.now()) {
     this.bootSecond = Math.floor(bootMs / 1000);
@@ -16,6 +18,7 @@ export class Denylist {
 
   deny(jtis: string[], atMs = Date.now()): void {
     for (const j of jtis) this.denied.set(j, atMs);
+    this.version++;
   }
 
   isDenied(claims: { iat?: number; jti?: string }): boolean {
