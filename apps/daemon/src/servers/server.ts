@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PowerAction, RemoteServer, ServerState, ServerStats } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
+import { rewriteConfigFiles } from '../config-files/rewrite.ts';
 import { DiskUsage } from '../fs/disk-usage.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { ExitInfo, RuntimeDriver, RuntimeProcess } from '../runtime/driver.ts';
@@ -204,8 +205,14 @@ export class Server {
     } else {
       this.disk.refreshIfStale();
     }
-    this.notice('Ensuring file permissions are set correctly, this could take a few seconds...');
     await driver.prepareDirectory(this.dir);
+    this.notice('Updating process configuration files...');
+    await rewriteConfigFiles(this, {
+      config,
+      log: this.deps.log,
+      owner: process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null,
+    });
+    this.notice('Ensuring file permissions are set correctly, this could take a few seconds...');
     await this.fixOwnership();
 
     this.history.clear();
