@@ -92,7 +92,7 @@ function createServices(
     nodes,
     locations: new LocationsService(repos.locations, activity),
     allocations: new AllocationsService(repos.allocations, nodes, activity),
-    includedServers: new IncludedServers(repos.includedServers, repos.servers),
+    includedServers: new IncludedServers(repos),
     applicationUsers: new ApplicationUsersService(
       repos.users,
       repos.applicationUsers,

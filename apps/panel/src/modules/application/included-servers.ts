@@ -1,21 +1,17 @@
-import type { Server } from '../../db/types.ts';
-import { applicationServerAttributes } from '../servers/servers.application.presenter.ts';
-import type { ServersRepository } from '../servers/servers.repository.ts';
-import type { IncludedServersRepository } from './included-servers.repository.ts';
+import { presentServers } from '../servers/servers.application.includes.ts';
+import type { IncludeRepositories, IncludeSources } from './include-sources.ts';
 import { NULL_RESOURCE, relItem, relList, type Includes, type Relationship } from './includes.ts';
 
 /**
  * The `servers` / `server` includes of users, nodes, locations and allocations: the servers related
- * to a page of objects, loaded with one query and rendered by the servers' application presenter.
+ * to a page of objects, loaded with one query and rendered by the servers' application presenter
+ * (with the includes requested below the include's name, e.g. `servers.node`).
  */
 export class IncludedServers {
-  constructor(
-    private readonly repo: IncludedServersRepository,
-    private readonly servers: ServersRepository,
-  ) {}
+  constructor(private readonly repos: IncludeRepositories) {}
 
-  private async render(server: Server) {
-    return applicationServerAttributes(await this.servers.bundle(server));
+  private get sources(): IncludeSources {
+    return { ...this.repos, includedServers: this };
   }
 
   /**
@@ -34,9 +30,18 @@ export class IncludedServers {
       for (const id of ids) out.set(id, NULL_RESOURCE);
       return out;
     }
-    const grouped = await this.repo.load(by, ids);
+    const grouped = await this.repos.includedServers.load(by, ids);
+    const all = [...new Map([...grouped.values()].flat().map((s) => [s.id, s])).values()];
+    const presented = await presentServers(this.sources, all, inc.below('servers'));
+    const byId = new Map(presented.map((s) => [s.id, s]));
     for (const [id, servers] of grouped) {
-      out.set(id, relList('server', await Promise.all(servers.map((s) => this.render(s)))));
+      out.set(
+        id,
+        relList(
+          'server',
+          servers.map((s) => byId.get(s.id)),
+        ),
+      );
     }
     return out;
   }
@@ -48,9 +53,9 @@ export class IncludedServers {
     const out = new Map<number, Relationship>();
     if (want === 'yes') {
       const ids = [...new Set(serverIds.filter((id): id is number => id !== null))];
-      for (const [id, servers] of await this.repo.load('id', ids)) {
-        const [server] = servers;
-        if (server) out.set(id, relItem('server', await this.render(server)));
+      const servers = [...(await this.repos.includedServers.load('id', ids)).values()].flat();
+      for (const server of await presentServers(this.sources, servers, inc.below('server'))) {
+        out.set(server.id, relItem('server', server));
       }
     }
     return out;

@@ -38,9 +38,18 @@ export class Includes {
     return new Includes(names, actor);
   }
 
-  /** No includes: for objects nested inside another object's relationships. */
-  static none(actor: Actor): Includes {
-    return new Includes(new Set(), actor);
+  /**
+   * The includes requested for the objects included under `name`: `below('allocations')` holds
+   * `node` when `allocations.node` was requested. The depth limit was applied when parsing, so an
+   * object nested this way never sees deeper names; the ACL rule applies at every level.
+   */
+  below(name: string): Includes {
+    const prefix = `${name}.`;
+    const names = new Set<string>();
+    for (const requested of this.requested) {
+      if (requested.startsWith(prefix)) names.add(requested.slice(prefix.length));
+    }
+    return new Includes(names, this.actor);
   }
 
   /** 'no' when not requested, 'denied' when the ACL refuses it, else 'yes'. */

@@ -49,6 +49,22 @@ export class EggsRepository {
       .executeTakeFirst();
   }
 
+  findNests(ids: number[]): Promise<Nest[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('nests').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  }
+
+  /** The variables of several eggs, in id order. */
+  variablesOfEggs(eggIds: number[]): Promise<EggVariable[]> {
+    if (eggIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('egg_variables')
+      .selectAll()
+      .where('egg_id', 'in', eggIds)
+      .orderBy('id')
+      .execute();
+  }
+
   variables(eggId: number): Promise<EggVariable[]> {
     return this.db
       .selectFrom('egg_variables')

@@ -4,11 +4,10 @@ import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import type { Location } from '../../db/types.ts';
 import { acl } from '../application/acl.ts';
-import { Includes, NULL_RESOURCE, relList, withRelationships } from '../application/includes.ts';
+import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId, resourceMeta } from '../application/urls.ts';
-import { presentNodes } from '../nodes/nodes.includes.ts';
-import { locationAttributes } from './locations.presenter.ts';
+import { presentLocations } from './locations.includes.ts';
 
 const LIST: ListSpec = {
   filters: { short: { column: 'short' }, long: { column: 'long' } },
@@ -20,36 +19,16 @@ type IdParams = { Params: { id: string } };
 /** /api/application/locations (reference §5.4). */
 export function applicationLocationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { locations } = ctx.services;
-  const { repositories } = ctx;
-  const sources = { ...repositories, includedServers: ctx.services.includedServers };
+  const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
   const preHandler = acl('r_locations');
 
   /** Locations with the `nodes` and `servers` includes. */
-  async function present(req: FastifyRequest, rows: Location[]) {
-    const actor = requireActor(req);
-    const inc = Includes.fromQuery(req.query as Record<string, unknown>, actor);
-    const ids = rows.map((l) => l.id);
-    const wantNodes = inc.want('nodes', 'r_nodes');
-    const nodes = wantNodes === 'yes' ? await repositories.nodes.inLocations(ids) : [];
-    // Included nodes carry no includes of their own.
-    const presented = await presentNodes(sources, nodes, Includes.none(actor));
-    const servers = await ctx.services.includedServers.lists(inc, 'location_id', ids);
-    return rows.map((l) => {
-      const rel: Parameters<typeof withRelationships>[1] = {};
-      if (wantNodes !== 'no') {
-        rel.nodes =
-          wantNodes === 'denied'
-            ? NULL_RESOURCE
-            : relList(
-                'node',
-                presented.filter((n) => n.location_id === l.id),
-              );
-      }
-      const locationServers = servers?.get(l.id);
-      if (locationServers) rel.servers = locationServers;
-      return withRelationships(locationAttributes(l), rel);
-    });
-  }
+  const present = (req: FastifyRequest, rows: Location[]) =>
+    presentLocations(
+      sources,
+      rows,
+      Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req)),
+    );
   const one = async (req: FastifyRequest, l: Location) => (await present(req, [l]))[0];
 
   app.get('/api/application/locations', { preHandler }, async (req) => {

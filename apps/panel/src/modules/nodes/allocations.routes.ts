@@ -3,11 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { paginated, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
-import { Includes, NULL_RESOURCE, relItem, withRelationships } from '../application/includes.ts';
+import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId } from '../application/urls.ts';
-import { allocationAttributes } from './allocations.presenter.ts';
-import { presentNodes } from './nodes.includes.ts';
+import { presentAllocations } from './allocations.includes.ts';
 
 const LIST: ListSpec = {
   filters: {
@@ -35,7 +34,7 @@ function serverFilter(query: Query): number | null | undefined {
 
 /** /api/application/nodes/{id}/allocations (reference §5.3). */
 export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { allocations, nodes } = ctx.services;
+  const { allocations } = ctx.services;
   const preHandler = acl('r_allocations');
   const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
 
@@ -48,24 +47,7 @@ export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContex
       params.filters = params.filters.filter((f) => f.column !== 'server_id');
       const nodeId = pathId(req.params.id);
       const { rows, total } = await allocations.list(nodeId, params, serverFilter(query));
-      const actor = requireActor(req);
-      const inc = Includes.fromQuery(query, actor);
-      const wantNode = inc.want('node', 'r_nodes');
-      // The included node carries no includes of its own.
-      const [node] =
-        wantNode === 'yes'
-          ? await presentNodes(sources, [await nodes.get(nodeId)], Includes.none(actor))
-          : [];
-      const servers = await ctx.services.includedServers.single(
-        inc,
-        rows.map((a) => a.server_id),
-      );
-      const data = rows.map((a) => {
-        const rel: Parameters<typeof withRelationships>[1] = {};
-        if (wantNode !== 'no') rel.node = node ? relItem('node', node) : NULL_RESOURCE;
-        if (servers) rel.server = (a.server_id !== null && servers.get(a.server_id)) || NULL_RESOURCE;
-        return withRelationships(allocationAttributes(a), rel);
-      });
+      const data = await presentAllocations(sources, rows, Includes.fromQuery(query, requireActor(req)));
       return paginated('allocation', data, total, params.page, requestUrl(req), false);
     },
   );

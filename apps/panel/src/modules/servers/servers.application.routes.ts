@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { activityActor } from '../../http/context.ts';
+import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import { errors } from '../../http/errors.ts';
 import type { Server } from '../../db/types.ts';
 import { acl } from '../application/acl.ts';
+import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId } from '../application/urls.ts';
-import { applicationServerAttributes } from './servers.application.presenter.ts';
+import { presentServers } from './servers.application.includes.ts';
 
 const LIST: ListSpec = {
   filters: {
@@ -28,14 +29,21 @@ type IdRequest = FastifyRequest<IdRoute>;
 export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
   const preHandler = acl('r_servers');
-  const present = async (server: Server) =>
-    applicationServerAttributes(await repositories.servers.bundle(server));
+  const sources = { ...repositories, includedServers: services.includedServers };
+  /** Servers with the includes the request asks for (reference §5.1). */
+  const presentAll = (req: FastifyRequest, servers: Server[]) =>
+    presentServers(
+      sources,
+      servers,
+      Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req)),
+    );
+  const present = async (req: FastifyRequest, server: Server) => (await presentAll(req, [server]))[0];
   const byId = (req: IdRequest) => services.serverManagement.get(pathId(req.params.id));
 
   app.get('/api/application/servers', { preHandler }, async (req) => {
     const params = listParams(req.query as Record<string, unknown>, LIST);
     const { rows, total } = await repositories.servers.applicationList(params);
-    const data = await Promise.all(rows.map(present));
+    const data = await presentAll(req, rows);
     return paginated('server', data, total, params.page, requestUrl(req), false);
   });
 
@@ -43,16 +51,16 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
     const { externalId } = req.params as { externalId: string };
     const server = await repositories.servers.findByExternalId(externalId);
     if (!server) throw errors.notFound();
-    return item('server', await present(server));
+    return item('server', await present(req, server));
   });
 
   app.get<IdRoute>('/api/application/servers/:id', { preHandler }, async (req: IdRequest) =>
-    item('server', await present(await byId(req))),
+    item('server', await present(req, await byId(req))),
   );
 
   app.post('/api/application/servers', { preHandler }, async (req, reply) => {
     const server = await services.serverCreation.create(req.body, activityActor(req));
-    return reply.code(201).send(item('server', await present(server)));
+    return reply.code(201).send(item('server', await present(req, server)));
   });
 
   const action =
@@ -65,7 +73,7 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
   const patch = (run: (server: Server, req: IdRequest) => Promise<void>) => async (req: IdRequest) => {
     const server = await byId(req);
     await run(server, req);
-    return item('server', await present(await byId(req)));
+    return item('server', await present(req, await byId(req)));
   };
   app.patch<IdRoute>(
     '/api/application/servers/:id/details',

@@ -10,6 +10,11 @@ export class ApplicationUsersRepository {
     return page(this.db.selectFrom('users').selectAll(), params, 'users.id');
   }
 
+  findByIds(ids: number[]): Promise<User[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  }
+
   findByExternalId(externalId: string): Promise<User | undefined> {
     return this.db.selectFrom('users').selectAll().where('external_id', '=', externalId).executeTakeFirst();
   }

@@ -4,10 +4,10 @@ import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
-import { Includes, withRelationships } from '../application/includes.ts';
+import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId, resourceMeta } from '../application/urls.ts';
-import { applicationUserAttributes } from './users.application.presenter.ts';
+import { presentUsers } from './users.application.includes.ts';
 
 const LIST: ListSpec = {
   filters: {
@@ -26,19 +26,10 @@ export function applicationUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.services.applicationUsers;
   const preHandler = acl('r_users');
 
+  const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
   /** Users with the `servers` include. */
-  async function presentAll(req: FastifyRequest, rows: User[]) {
-    const inc = Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));
-    const servers = await ctx.services.includedServers.lists(
-      inc,
-      'owner_id',
-      rows.map((u) => u.id),
-    );
-    return rows.map((u) => {
-      const owned = servers?.get(u.id);
-      return withRelationships(applicationUserAttributes(u), owned ? { servers: owned } : {});
-    });
-  }
+  const presentAll = (req: FastifyRequest, rows: User[]) =>
+    presentUsers(sources, rows, Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req)));
   const present = async (req: FastifyRequest, u: User, meta?: Record<string, unknown>) =>
     item('user', (await presentAll(req, [u]))[0], meta);
 

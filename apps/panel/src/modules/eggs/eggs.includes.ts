@@ -1,0 +1,66 @@
+import type { Egg, Nest } from '../../db/types.ts';
+import type { IncludeSources } from '../application/include-sources.ts';
+import {
+  NULL_RESOURCE,
+  relItem,
+  relList,
+  withRelationships,
+  type Includes,
+} from '../application/includes.ts';
+import { eggAttributes, eggVariableAttributes, nestAttributes } from './eggs.presenter.ts';
+
+/**
+ * Eggs as application objects with the `variables` and `nest` includes (reference §5.1), loaded
+ * with one query per include for the whole page; an included nest gets the includes requested
+ * below it (`nest.eggs`).
+ */
+export async function presentEggs(src: IncludeSources, eggs: Egg[], inc: Includes) {
+  const wantVariables = inc.want('variables', 'r_eggs');
+  const wantNest = inc.want('nest', 'r_nests');
+  const variables = wantVariables === 'yes' ? await src.eggs.variablesOfEggs(eggs.map((e) => e.id)) : [];
+  const nests =
+    wantNest === 'yes'
+      ? await presentNests(
+          src,
+          await src.eggs.findNests([...new Set(eggs.map((e) => e.nest_id))]),
+          inc.below('nest'),
+        )
+      : [];
+  return eggs.map((e) => {
+    const rel: Parameters<typeof withRelationships>[1] = {};
+    if (wantVariables !== 'no') {
+      rel.variables =
+        wantVariables === 'denied'
+          ? NULL_RESOURCE
+          : relList('egg_variable', variables.filter((v) => v.egg_id === e.id).map(eggVariableAttributes));
+    }
+    if (wantNest !== 'no') {
+      const nest = nests.find((n) => n.id === e.nest_id);
+      rel.nest = nest ? relItem('nest', nest) : NULL_RESOURCE;
+    }
+    return withRelationships(eggAttributes(e), rel);
+  });
+}
+
+/**
+ * Nests as application objects with the `eggs` include, loaded with one query for the whole page;
+ * included eggs get the includes requested below it (`eggs.variables`).
+ */
+export async function presentNests(src: IncludeSources, nests: Nest[], inc: Includes) {
+  const wantEggs = inc.want('eggs', 'r_eggs');
+  const eggRows = wantEggs === 'yes' ? await src.eggs.eggsOfNests(nests.map((n) => n.id)) : [];
+  const eggs = await presentEggs(src, eggRows, inc.below('eggs'));
+  return nests.map((n) => {
+    const rel: Parameters<typeof withRelationships>[1] = {};
+    if (wantEggs !== 'no') {
+      rel.eggs =
+        wantEggs === 'denied'
+          ? NULL_RESOURCE
+          : relList(
+              'egg',
+              eggs.filter((e) => e.nest === n.id),
+            );
+    }
+    return withRelationships(nestAttributes(n), rel);
+  });
+}
