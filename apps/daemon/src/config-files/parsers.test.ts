@@ -213,6 +213,24 @@ describe('yaml parser', () => {
     expect(parseYaml(out)).toStrictEqual({ a: 'new', b: 'other', c: 'new' });
   });
 
+  it('keeps comments, quoting and untouched values; writes only what changed', () => {
+    const text =
+      "# Proxy settings\nhost: 0.0.0.0:25577 # listen address\nmotd: 'yes'\nflag: yes\nnested:\n  # inner\n  port: 1\n";
+    const out = rewriteYaml(
+      text,
+      rules(['nested.port', '2'], ['nested.extra[0]', 'x'], ['host', 'a:1']),
+      lookup,
+      noRuleErrors,
+    );
+    expect(out).toBe(
+      "# Proxy settings\nhost: a:1 # listen address\nmotd: 'yes'\nflag: yes\nnested:\n  # inner\n  port: 2\n  extra:\n    - x\n",
+    );
+  });
+
+  it('refuses a file with several documents (the caller logs it and leaves the file)', () => {
+    expect(() => rewriteYaml('a: 1\n---\nb: 2\n', rules(['a', '2']), lookup, noRuleErrors)).toThrow();
+  });
+
   it('a regex rule leaves a missing key missing', () => {
     const out = rewriteYaml('a: 1\n', rules(['b', 'x', 'regex:.*']), lookup, noRuleErrors);
     expect(parseYaml(out)).toStrictEqual({ a: 1 });
@@ -293,6 +311,12 @@ describe('xml parser', () => {
     expect(rewriteXml('', rules(['Config.Net.Port', '27015']), lookup, noRuleErrors)).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<Config>\n  <Net>\n    <Port>27015</Port>\n  </Net>\n</Config>\n',
     );
+  });
+
+  it('adds the root element to a file that has only a declaration and a comment', () => {
+    expect(
+      rewriteXml('<?xml version="1.0"?>\n<!-- c -->\n', rules(['Cfg.A', '1']), lookup, noRuleErrors),
+    ).toBe('<?xml version="1.0"?>\n<!-- c -->\n<Cfg>\n  <A>1</A>\n</Cfg>\n');
   });
 
   it('reports a rule whose root does not match and changes nothing', () => {

@@ -161,8 +161,8 @@ export function serializeXml(doc: Document): string {
  * The `xml` parser (Wings protocol §6.5): `match` is a dotted element path from the root element
  * (`Settings.Server.Port` = `./Settings/Server/Port`); missing elements below the root are created
  * for paths without `*`; a value `[name='value']` sets that attribute on every matching element,
- * anything else their text. An empty file becomes a document with an XML declaration and a root
- * element named after the first rule's first segment.
+ * anything else their text. A file without a root element gets an XML declaration (unless it has
+ * one) and a root element named after the first rule's first segment.
  */
 export function rewriteXml(
   text: string,
@@ -171,10 +171,12 @@ export function rewriteXml(
   onRuleError: (rule: ReplaceRule, err: Error) => void,
 ): string {
   let source = text;
-  if (source.trim() === '') {
+  if (!/<[A-Za-z_:]/.test(source)) {
+    // No root element (an empty file, or only a declaration/comments): make one.
     const first = rules[0] ? parseSegment(splitPath(rules[0].match)[0]!).name : '';
     if (first === '' || first === '*') return text;
-    source = `<?xml version="1.0" encoding="UTF-8"?><${first}/>`;
+    if (!/^\s*<\?xml\s/.test(source)) source = `<?xml version="1.0" encoding="UTF-8"?>\n${source}`;
+    source += `<${first}/>`;
   }
   const doc = new DOMParser({
     locator: false,
