@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ensureBuiltInEggs } from '../bootstrap.ts';
-import { APPLICATION_RESOURCES, KEY_TYPE } from '../modules/api-keys/api-keys.service.ts';
-import { TestClient } from './client.ts';
+import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
+import { applicationClient as keyClientOf } from '../modules/application/testing.ts';
+import type { TestClient } from './client.ts';
 import type { TestPanel } from './panel.ts';
 import type { AppContext } from '../context.ts';
 import type { Egg, Node, Server } from '../db/types.ts';
@@ -18,14 +19,7 @@ export async function applicationClient(
     APPLICATION_RESOURCES.map((r) => [r, 3]),
   ),
 ): Promise<TestClient> {
-  const admin = await panel.createUser({ admin: true });
-  const { key, secret } = await panel.ctx.services.apiKeys.create(
-    admin,
-    KEY_TYPE.application,
-    { description: 'tests' },
-    permissions,
-  );
-  return TestClient.withKey(panel.url, key.identifier + secret);
+  return keyClientOf(panel, await panel.createUser({ admin: true }), permissions);
 }
 
 /** The built-in game-server egg (imported if needed). */
