@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database, Server } from '../../db/types.ts';
 
-export type ServerRelation = 'owner_id' | 'node_id' | 'location_id' | 'id';
+export type ServerRelation = 'owner_id' | 'node_id' | 'location_id' | 'egg_id' | 'nest_id' | 'id';
 
-/** The servers related to a page of users, nodes, locations or allocations (for includes). */
+/** The servers related to a page of users, nodes, locations, eggs, nests or allocations (for includes). */
 export class IncludedServersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 

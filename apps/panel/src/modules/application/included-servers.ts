@@ -1,5 +1,6 @@
 import { presentServers } from '../servers/servers.application.includes.ts';
 import type { IncludeRepositories, IncludeSources } from './include-sources.ts';
+import type { ServerRelation } from './included-servers.repository.ts';
 import { NULL_RESOURCE, relItem, relList, type Includes, type Relationship } from './includes.ts';
 
 /**
@@ -15,12 +16,12 @@ export class IncludedServers {
   }
 
   /**
-   * The `servers` relationship of each id, or nothing when not requested. `name` is the include's
-   * name (`servers` on users, nodes, locations).
+   * The `servers` relationship of each id, or nothing when not requested (the `servers` include of
+   * users, nodes, locations, eggs and nests).
    */
   async lists(
     inc: Includes,
-    by: 'owner_id' | 'node_id' | 'location_id',
+    by: Exclude<ServerRelation, 'id'>,
     ids: number[],
   ): Promise<Map<number, Relationship> | null> {
     const want = inc.want('servers', 'r_servers');

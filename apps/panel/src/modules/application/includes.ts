@@ -66,7 +66,7 @@ export interface Relationship {
 }
 
 /** An included single object. */
-export function relItem(object: string, attributes: unknown): Relationship {
+export function relItem(object: string | null, attributes: unknown): Relationship {
   return { object, attributes };
 }
 

@@ -55,6 +55,32 @@ export function eggAttributes(e: Egg) {
   };
 }
 
+/**
+ * The `config` include: only for an egg that copies its configuration from another one (else null),
+ * each part its own or, where that is empty, the parent's.
+ */
+export function inheritedConfig(e: Egg, parent: Egg | undefined) {
+  if (e.config_from === null || !parent) return null;
+  const either = (own: string, inherited: string): unknown => json(own) ?? json(inherited);
+  return {
+    files: either(e.config_files, parent.config_files) ?? {},
+    startup: either(e.config_startup, parent.config_startup),
+    stop: e.config_stop ?? parent.config_stop,
+    logs: either(e.config_logs, parent.config_logs),
+  };
+}
+
+/** The `script` include: only for an egg that uses another one's install script (else null). */
+export function inheritedScript(e: Egg, parent: Egg | undefined) {
+  if (e.copy_script_from === null || !parent) return null;
+  return {
+    privileged: parent.script_is_privileged === 1,
+    install: parent.script_install,
+    entry: parent.script_entry,
+    container: parent.script_container,
+  };
+}
+
 /** An egg variable as the application API includes it (raw model fields). */
 export function eggVariableAttributes(v: EggVariable) {
   return {

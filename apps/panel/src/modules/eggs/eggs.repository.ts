@@ -49,6 +49,11 @@ export class EggsRepository {
       .executeTakeFirst();
   }
 
+  findEggs(ids: number[]): Promise<Egg[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('eggs').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  }
+
   findNests(ids: number[]): Promise<Nest[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('nests').selectAll().where('id', 'in', ids).orderBy('id').execute();
