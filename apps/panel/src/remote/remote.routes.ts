@@ -6,6 +6,7 @@ import { isTrue } from '../lib/flags.ts';
 import { nowIso } from '../lib/time.ts';
 import { processConfiguration, serverSettings } from '../modules/servers/server-config.ts';
 import { nodeAuthentication, requireNode } from './remote-auth.ts';
+import { sftpAuthRoute } from './sftp-auth.ts';
 
 type UuidRequest = FastifyRequest<{ Params: { uuid: string } }>;
 
@@ -27,6 +28,8 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
     const bundle = await repo.bundle(await serverOfNode(req));
     return { settings: serverSettings(bundle), process_configuration: processConfiguration(bundle) };
   };
+
+  sftpAuthRoute(app, ctx);
 
   app.get('/api/remote/servers', async (req) => {
     const query = req.query as Record<string, unknown>;
