@@ -1,5 +1,17 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readlink, type FileHandle } from 'node:fs/promises';
+import {
+  lchown,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  rename,
+  rmdir,
+  symlink,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import { FileError, errnoOf, fromOs } from './errors.ts';
 import { sniffMime } from './mime.ts';
 import { cleanPath } from './paths.ts';
@@ -143,6 +155,26 @@ export class Jail {
     data: Uint8Array,
     check: (oldSize: number) => void | Promise<void> = () => undefined,
   ): Promise<{ oldSize: number; created: boolean }> {
+    const { handle, oldSize, created } = await this.openWrite(userPath, check);
+    try {
+      for (let off = 0; off < data.length;) {
+        off += (await handle.write(data, off, data.length - off, off)).bytesWritten;
+      }
+      return { oldSize, created };
+    } finally {
+      await closeQuietly(handle);
+    }
+  }
+
+  /**
+   * Create or truncate a regular file and return it open for writing (the caller closes it):
+   * missing parents are created (0755), a new file gets 0644; both are given to the owner.
+   * `check(oldSize)` runs before anything is created or changed and may throw to refuse.
+   */
+  async openWrite(
+    userPath: string,
+    check: (oldSize: number) => void | Promise<void> = () => undefined,
+  ): Promise<{ handle: FileHandle; oldSize: number; created: boolean }> {
     const parts = this.parts(userPath);
     if (parts.length === 0) throw new FileError('is_directory', 'the server root');
     // Look first, change nothing: a refused write must leave the disk as it was.
@@ -176,13 +208,150 @@ export class Jail {
           await handle.chown(this.owner.uid, this.owner.gid);
         }
         await handle.truncate(0);
-        for (let off = 0; off < data.length;) {
-          off += (await handle.write(data, off, data.length - off, off)).bytesWritten;
-        }
-        return { oldSize: st.size, created };
-      } finally {
+        return { handle, oldSize: st.size, created };
+      } catch (err) {
         await closeQuietly(handle);
+        throw err;
       }
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
+
+  /**
+   * Create a directory and every missing parent (0755, given to the owner). A symlink on the way
+   * is followed only inside the root, so a dangling link to the outside creates nothing there.
+   */
+  async mkdirAll(userPath: string): Promise<void> {
+    await closeQuietly(await this.walk(this.parts(userPath), true));
+  }
+
+  /** Remove a file or symlink (the link itself, never its target). Directories are refused. */
+  async remove(userPath: string): Promise<void> {
+    await this.inParent(userPath, async (dir, name) => {
+      const st = await lstatAt(dir, name, userPath);
+      if (st.isDirectory()) throw new FileError('is_directory', userPath);
+      try {
+        await unlink(at(dir, name));
+      } catch (err) {
+        throw fromOs(err, userPath);
+      }
+    });
+  }
+
+  /**
+   * Remove a directory with everything in it, walking by descriptor: symlinks inside are removed as
+   * links and never followed. A symlink or file given as `userPath` is removed itself.
+   */
+  async removeTree(userPath: string): Promise<void> {
+    await this.inParent(userPath, async (dir, name) => {
+      await removeEntry(dir, name, userPath);
+    });
+  }
+
+  /**
+   * Rename `from` to `to` (both inside the root). An existing destination is never overwritten
+   * (`exists`); missing destination parents are created. Links are moved as links.
+   */
+  async rename(from: string, to: string): Promise<void> {
+    const src = this.parts(from);
+    const dst = this.parts(to);
+    if (src.length === 0 || dst.length === 0) throw new FileError('outside_root', 'the server root');
+    const srcDir = await this.walk(src.slice(0, -1), false);
+    try {
+      await lstatAt(srcDir, src.at(-1)!, from);
+      const dstDir = await this.walk(dst.slice(0, -1), true);
+      try {
+        let exists = true;
+        try {
+          await lstat(at(dstDir, dst.at(-1)!));
+        } catch (err) {
+          if (errnoOf(err) !== 'ENOENT') throw fromOs(err, to);
+          exists = false;
+        }
+        if (exists) throw new FileError('exists', to);
+        try {
+          await rename(at(srcDir, src.at(-1)!), at(dstDir, dst.at(-1)!));
+        } catch (err) {
+          throw fromOs(err, `${from} -> ${to}`);
+        }
+      } finally {
+        await closeQuietly(dstDir);
+      }
+    } finally {
+      await closeQuietly(srcDir);
+    }
+  }
+
+  /**
+   * Set the permission bits of a file or directory without ever following a symlink: a symlink is
+   * refused (`bad_type`), the object is opened O_NOFOLLOW and changed through its descriptor.
+   */
+  async chmod(userPath: string, mode: number): Promise<void> {
+    const parts = this.parts(userPath);
+    const apply = async (h: FileHandle) => {
+      await h.chmod(mode & 0o7777);
+    };
+    if (parts.length === 0) {
+      const root = await this.walk([], false);
+      try {
+        return await apply(root);
+      } finally {
+        await closeQuietly(root);
+      }
+    }
+    await this.inParent(userPath, async (dir, name) => {
+      const st = await lstatAt(dir, name, userPath);
+      if (st.isSymbolicLink()) throw new FileError('bad_type', `${userPath} is a symlink`);
+      if (!st.isFile() && !st.isDirectory()) throw new FileError('bad_type', `${userPath} is special`);
+      let h: FileHandle;
+      try {
+        h = await open(at(dir, name), st.isDirectory() ? DIR_FLAGS : READ_FLAGS);
+      } catch (err) {
+        throw fromOs(err, userPath);
+      }
+      try {
+        const fst = await h.stat();
+        if (fst.ino !== st.ino || fst.dev !== st.dev) throw new FileError('not_found', `${userPath} changed`);
+        await apply(h);
+      } finally {
+        await closeQuietly(h);
+      }
+    });
+  }
+
+  /** Create a symlink at `linkPath` holding `target` as text (the jail never follows it outside). */
+  async symlink(target: string, linkPath: string): Promise<void> {
+    await this.inParent(linkPath, async (dir, name) => {
+      const p = at(dir, name);
+      try {
+        await symlink(target, p);
+      } catch (err) {
+        throw fromOs(err, linkPath);
+      }
+      if (this.owner) await lchown(p, this.owner.uid, this.owner.gid).catch(() => undefined);
+    });
+  }
+
+  /** The text of a symlink inside the root (not resolved). */
+  async readlink(userPath: string): Promise<string> {
+    return this.inParent(userPath, async (dir, name) => {
+      try {
+        return await readlink(at(dir, name));
+      } catch (err) {
+        if (errnoOf(err) === 'EINVAL') throw new FileError('bad_type', `${userPath} is not a symlink`);
+        throw fromOs(err, userPath);
+      }
+    });
+  }
+
+  /** Run `fn` with the open parent directory of a (non-root) user path and the final name. */
+  private async inParent<T>(userPath: string, fn: (dir: FileHandle, name: string) => Promise<T>): Promise<T> {
+    const parts = this.parts(userPath);
+    if (parts.length === 0) throw new FileError('outside_root', 'the server root');
+    const dir = await this.walk(parts.slice(0, -1), false);
+    try {
+      return await fn(dir, parts.at(-1)!);
     } finally {
       await closeQuietly(dir);
     }
@@ -326,4 +495,43 @@ function checkRegular(st: Stats, userPath: string): void {
   if (st.isSymbolicLink()) throw new FileError('outside_root', `${userPath} is a symlink`);
   if (st.isDirectory()) throw new FileError('is_directory', userPath);
   if (!st.isFile()) throw new FileError('bad_type', `${userPath} is not a regular file`);
+}
+
+async function lstatAt(dir: FileHandle, name: string, userPath: string): Promise<Stats> {
+  try {
+    return await lstat(at(dir, name));
+  } catch (err) {
+    throw fromOs(err, userPath);
+  }
+}
+
+/** Remove `name` in `dir`; a real directory is emptied through its own descriptor first. */
+async function removeEntry(dir: FileHandle, name: string, userPath: string): Promise<void> {
+  const st = await lstatAt(dir, name, userPath);
+  if (st.isDirectory()) {
+    let sub: FileHandle;
+    try {
+      sub = await open(at(dir, name), DIR_FLAGS);
+    } catch (err) {
+      throw fromOs(err, userPath);
+    }
+    try {
+      for (const child of await readdir(`/proc/self/fd/${sub.fd}`)) {
+        await removeEntry(sub, child, `${userPath}/${child}`);
+      }
+    } finally {
+      await closeQuietly(sub);
+    }
+    try {
+      await rmdir(at(dir, name));
+    } catch (err) {
+      throw fromOs(err, userPath);
+    }
+    return;
+  }
+  try {
+    await unlink(at(dir, name));
+  } catch (err) {
+    throw fromOs(err, userPath);
+  }
 }
