@@ -8,6 +8,8 @@ import { registerRoutes } from './http/routes.ts';
 import { RemoteClient } from './panel/client.ts';
 import { ProcessDriver } from './runtime/process-driver.ts';
 import { ServerManager } from './servers/manager.ts';
+import { SftpActivity } from './sftp/activity.ts';
+import { createSftpServer, type SftpServer } from './sftp/server.ts';
 import { Denylist } from './ws/denylist.ts';
 import { attachWebsocket } from './ws/upgrade.ts';
 
@@ -17,6 +19,12 @@ export interface Daemon {
   driver: ProcessDriver;
   /** Listen on the configured host/port (port 0 picks one); returns the base URL. */
   listen(): Promise<string>;
+  /**
+   * Start the SFTP server on `system.sftp.bind_address` and `port` (default
+   * `system.sftp.bind_port`; 0 picks one); returns the port. main.ts calls it after `listen()`.
+   */
+  listenSftp(port?: number): Promise<number>;
+  sftp: SftpServer;
   close(): Promise<void>;
 }
 
@@ -69,6 +77,15 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   registerRoutes(app, { config, manager, denylist, runtime: driver.info });
   const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log });
 
+  const sftpActivity = new SftpActivity(remote, log.child({ svc: 'sftp' }));
+  const sftp = createSftpServer({
+    config,
+    manager,
+    remote,
+    activity: sftpActivity,
+    log: log.child({ svc: 'sftp' }),
+  });
+
   await manager.boot();
 
   return {
@@ -82,7 +99,11 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
       const host = config.api.host === '0.0.0.0' ? '127.0.0.1' : config.api.host;
       return `http://${host}:${port}`;
     },
+    sftp,
+    listenSftp: (port) => sftp.listen(port),
     async close() {
+      await sftp.close();
+      await Promise.race([sftpActivity.flush(), new Promise((r) => setTimeout(r, 2000).unref())]);
       for (const c of wss.clients) c.terminate();
       wss.close();
       await app.close();

@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const daemon = await buildDaemon(loaded, { log, bootRetryMs: 5 * 60_000 });
   const url = await daemon.listen();
   log.info({ url }, 'daemon listening');
+  await daemon.listenSftp();
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;

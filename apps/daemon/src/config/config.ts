@@ -39,7 +39,14 @@ export const daemonConfigSchema = z.object({
       timezone: z.string().default(process.env.TZ ?? 'UTC'),
       disk_check_interval: z.number().int().min(0).default(150),
       websocket_log_count: z.number().int().min(1).default(150),
-      sftp: z.object({ bind_port: z.number().int().default(2022) }).prefault({}),
+      sftp: z
+        .object({
+          bind_address: z.string().default('0.0.0.0'),
+          bind_port: z.number().int().min(0).max(65535).default(2022),
+          /** Every write over SFTP answers "operation unsupported". */
+          read_only: z.boolean().default(false),
+        })
+        .prefault({}),
       crash_detection: z
         .object({
           enabled: z.boolean().default(true),

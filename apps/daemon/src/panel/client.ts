@@ -37,6 +37,23 @@ export interface ActivityEntry {
   timestamp: string;
 }
 
+/** `POST /api/remote/sftp/auth` (§5.4). */
+export interface SftpAuthRequest {
+  type: 'password' | 'public_key';
+  username: string;
+  /** the password, or the public key as an authorized_keys line */
+  password: string;
+  ip: string;
+  session_id: string;
+  client_version: string;
+}
+
+export interface SftpGrant {
+  server: string;
+  user: string;
+  permissions: string[];
+}
+
 /**
  * The only code that calls the panel (`/api/remote`, Wings protocol §5). Every call has a timeout;
  * network errors and 5xx answers are retried with a growing, jittered delay so a daemon booting
@@ -94,6 +111,24 @@ export class RemoteClient {
 
   async sendActivity(data: ActivityEntry[]): Promise<void> {
     await this.request('POST', '/activity', { data });
+  }
+
+  /**
+   * Ask the panel whether an SFTP login may proceed. Not retried: a client is waiting, and a 4xx
+   * (bad credentials, denied, throttled) is a final "no".
+   */
+  async sftpAuth(body: SftpAuthRequest): Promise<SftpGrant> {
+    const res = (await this.once('POST', '/sftp/auth', body)) as Partial<SftpGrant> | null;
+    if (
+      !res ||
+      typeof res.server !== 'string' ||
+      typeof res.user !== 'string' ||
+      !Array.isArray(res.permissions) ||
+      !res.permissions.every((p) => typeof p === 'string')
+    ) {
+      throw new RemoteError('panel sent an invalid answer for POST /sftp/auth', 200);
+    }
+    return { server: res.server, user: res.user, permissions: res.permissions };
   }
 
   private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {

@@ -14,8 +14,23 @@ export interface FixtureServer {
   install: { container_image: string; entrypoint: string; script: string };
 }
 
+/** A login the stand-in's `POST /api/remote/sftp/auth` accepts (§5.4). */
+export interface SftpAccount {
+  /** panel username; the login is `<username>.<first 8 characters of server>` */
+  username: string;
+  password: string;
+  /** `<type> <base64>` lines */
+  publicKeys: string[];
+  server: string;
+  user: string;
+  permissions: string[];
+}
+
 export class RemoteStandIn {
   readonly servers = new Map<string, FixtureServer>();
+  readonly sftpAccounts: SftpAccount[] = [];
+  readonly sftpAttempts: { type: string; username: string }[] = [];
+  readonly activity: { event: string; server: string; user: string | null; metadata: unknown }[] = [];
   readonly installReports: { uuid: string; successful: boolean; reinstall: boolean }[] = [];
   readonly requests: string[] = [];
   resets = 0;
@@ -77,7 +92,33 @@ export class RemoteStandIn {
       this.resets++;
       return { status: 204 };
     }
-    if (req.method === 'POST' && p === '/api/remote/activity') return { status: 200 };
+    if (req.method === 'POST' && p === '/api/remote/activity') {
+      const b = JSON.parse(raw) as { data: RemoteStandIn['activity'] };
+      this.activity.push(...b.data);
+      return { status: 204 };
+    }
+    if (req.method === 'POST' && p === '/api/remote/sftp/auth') {
+      const b = JSON.parse(raw) as { type: string; username: string; password: string };
+      this.sftpAttempts.push({ type: b.type, username: b.username });
+      const refused = {
+        status: 403,
+        body: { errors: [{ code: 'HttpForbiddenException', status: '403', detail: 'bad credentials' }] },
+      };
+      const dot = b.username.lastIndexOf('.');
+      const account = this.sftpAccounts.find(
+        (a) => a.username === b.username.slice(0, dot) && a.server.slice(0, 8) === b.username.slice(dot + 1),
+      );
+      if (!account) return refused;
+      const good =
+        b.type === 'password'
+          ? b.password === account.password
+          : account.publicKeys.some((k) => k.trim() === b.password.trim());
+      if (!good) return refused;
+      return {
+        status: 200,
+        body: { server: account.server, user: account.user, permissions: account.permissions },
+      };
+    }
     const m = /^\/api\/remote\/servers\/([^/]+)(\/install)?$/.exec(p);
     const s = m ? this.servers.get(m[1]!) : undefined;
     if (!m || !s)

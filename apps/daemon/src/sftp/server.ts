@@ -1,0 +1,185 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import ssh2, { type AuthContext, type ClientInfo, type Connection } from 'ssh2';
+import type { Logger } from 'pino';
+import type { DaemonConfig } from '../config/config.ts';
+import { Jail } from '../fs/jail.ts';
+import { RemoteError, type RemoteClient, type SftpGrant } from '../panel/client.ts';
+import type { ServerManager } from '../servers/manager.ts';
+import type { SftpActivity } from './activity.ts';
+import { loadHostKey } from './host-key.ts';
+import { serveSftp } from './session.ts';
+
+/** `<panel username>.<8-character short server id>` (§8.12); anything else never reaches the panel. */
+const USERNAME = /^(.+)\.([a-z0-9]{8})$/i;
+/** Authentication attempts per connection (each offered key counts). */
+const MAX_AUTH_ATTEMPTS = 6;
+const METHODS: ('password' | 'publickey')[] = ['password', 'publickey'];
+
+export interface SftpServerDeps {
+  config: DaemonConfig;
+  manager: ServerManager;
+  remote: RemoteClient;
+  activity: SftpActivity;
+  log: Logger;
+}
+
+export interface SftpServer {
+  /** Listen on `port` (default: `system.sftp.bind_port`; 0 picks one); returns the port. */
+  listen(port?: number): Promise<number>;
+  close(): Promise<void>;
+  /** `SHA256:…` of the host key, once listening */
+  fingerprint(): string | null;
+}
+
+/**
+ * The node's SFTP server (§8.12): SSH with password or public-key login checked by the panel, only
+ * the `sftp` subsystem, each session confined to one server's jail with the permissions the panel
+ * granted at login.
+ */
+export function createSftpServer(deps: SftpServerDeps): SftpServer {
+  const { config, manager, remote, log } = deps;
+  const owner = process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null;
+  const connections = new Set<Connection>();
+
+  const onConnection = (client: Connection, info: ClientInfo) => {
+    connections.add(client);
+    const ip = info.ip;
+    let attempts = 0;
+    let grant: SftpGrant | null = null;
+    // Panel answers per offered key, so the signed retry does not ask again.
+    const keyAnswers = new Map<string, SftpGrant | null>();
+
+    const ask = async (type: 'password' | 'public_key', username: string, secret: string) => {
+      try {
+        return await remote.sftpAuth({
+          type,
+          username,
+          password: secret,
+          ip: `${ip}:${info.port}`,
+          session_id: '',
+          client_version: Buffer.from(info.header.identRaw).toString('base64'),
+        });
+      } catch (err) {
+        if (!(err instanceof RemoteError && err.status >= 400 && err.status < 500)) {
+          log.error({ err, ip }, 'sftp authentication could not be checked with the panel');
+        }
+        return null;
+      }
+    };
+
+    /** The grant, if it names a server on this node that is usable. */
+    const usable = (g: SftpGrant | null): SftpGrant | null => {
+      if (!g) return null;
+      const server = manager.get(g.server);
+      if (!server || server.suspended) return null;
+      return g;
+    };
+
+    const authenticate = async (ctx: AuthContext): Promise<boolean | 'query'> => {
+      const m = USERNAME.exec(ctx.username);
+      if (!m) return false;
+      if (ctx.method === 'password') {
+        grant = usable(await ask('password', ctx.username, ctx.password));
+        return grant !== null;
+      }
+      if (ctx.method !== 'publickey') return false;
+      const parsed = ssh2.utils.parseKey(ctx.key.data);
+      if (parsed instanceof Error) return false;
+      const line = `${parsed.type} ${parsed.getPublicSSH().toString('base64')}\n`;
+      const cacheKey = `${ctx.username}\n${line}`;
+      let answer = keyAnswers.get(cacheKey);
+      if (answer === undefined) {
+        answer = usable(await ask('public_key', ctx.username, line));
+        keyAnswers.set(cacheKey, answer);
+      }
+      if (!answer) return false;
+      if (!ctx.signature || !ctx.blob) return 'query';
+      if (parsed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) !== true) return false;
+      grant = answer;
+      return true;
+    };
+
+    client.on('authentication', (ctx) => {
+      if (ctx.method === 'none') {
+        ctx.reject(METHODS);
+        return;
+      }
+      attempts++;
+      if (attempts > MAX_AUTH_ATTEMPTS) {
+        ctx.reject([]);
+        client.end();
+        return;
+      }
+      authenticate(ctx).then(
+        (result) => (result ? ctx.accept() : ctx.reject(METHODS)),
+        (err: unknown) => {
+          log.error({ err }, 'sftp authentication failed');
+          ctx.reject(METHODS);
+        },
+      );
+    });
+
+    client.on('ready', () => {
+      const g = grant;
+      if (!g) {
+        client.end();
+        return;
+      }
+      client.on('session', (acceptSession) => {
+        const session = acceptSession();
+        session.on('sftp', (acceptSftp, rejectSftp) => {
+          const server = manager.get(g.server);
+          if (!server) {
+            rejectSftp();
+            return;
+          }
+          serveSftp(acceptSftp(), {
+            server,
+            jail: new Jail(server.dir, owner),
+            permissions: g.permissions,
+            readOnly: config.system.sftp.read_only,
+            log,
+            activity: (event, metadata) =>
+              deps.activity.record({ user: g.user, server: g.server, event, metadata, ip }),
+          });
+        });
+        // pty, shell, exec, env, … have no listener: ssh2 refuses them.
+      });
+    });
+
+    client.on('error', (err) => log.debug({ err, ip }, 'sftp connection error'));
+    client.on('close', () => connections.delete(client));
+  };
+
+  let ssh: InstanceType<typeof ssh2.Server> | null = null;
+  let fingerprint: string | null = null;
+  return {
+    fingerprint: () => fingerprint,
+    async listen(port = config.system.sftp.bind_port) {
+      // The host key is read (or made) only when SFTP is really served.
+      const hostKey = loadHostKey(path.join(config.system.root_directory, '.sftp'));
+      fingerprint = hostKey.fingerprint;
+      log.info({ fingerprint, key: hostKey.publicLine }, 'sftp host key');
+      const server = new ssh2.Server({ hostKeys: [hostKey.openssh], ident: 'Talon' }, onConnection);
+      ssh = server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, config.system.sftp.bind_address, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      server.on('error', (err: Error) => log.error({ err }, 'sftp server error'));
+      const bound = (server.address() as AddressInfo).port;
+      log.info({ address: config.system.sftp.bind_address, port: bound }, 'sftp listening');
+      return bound;
+    },
+    async close() {
+      for (const c of connections) c.end();
+      const server = ssh;
+      if (!server?.listening) return;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
