@@ -25,6 +25,8 @@ export interface Daemon {
    */
   listenSftp(port?: number): Promise<number>;
   sftp: SftpServer;
+  /** SFTP events waiting to be sent to the panel */
+  sftpActivity: SftpActivity;
   close(): Promise<void>;
 }
 
@@ -100,6 +102,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
       return `http://${host}:${port}`;
     },
     sftp,
+    sftpActivity,
     listenSftp: (port) => sftp.listen(port),
     async close() {
       await sftp.close();

@@ -300,3 +300,66 @@ describe('SFTP disk quota', () => {
     expect(size).toBeLessThan(1024 * 1024);
   });
 });
+
+describe('SFTP and suspension, activity', () => {
+  it('system.sftp.read_only answers "operation unsupported" to every change', async () => {
+    const OP_UNSUPPORTED = 8;
+    stack.config.system.sftp.read_only = true;
+    try {
+      const a = account();
+      const { sftp } = await connect(a.login, { password: a.password });
+      await writeFile(path.join(dir, 'ro-config.txt'), 'kept');
+      expect((await op.read(sftp, '/ro-config.txt')).toString()).toBe('kept');
+      expect(await codeOf(op.write(sftp, '/ro-config.txt', 'changed'))).toBe(OP_UNSUPPORTED);
+      expect(await codeOf(op.mkdir(sftp, '/ro-config-dir'))).toBe(OP_UNSUPPORTED);
+      expect(await codeOf(op.unlink(sftp, '/ro-config.txt'))).toBe(OP_UNSUPPORTED);
+      expect(await readFile(path.join(dir, 'ro-config.txt'), 'utf8')).toBe('kept');
+      expect(existsSync(path.join(dir, 'ro-config-dir'))).toBe(false);
+    } finally {
+      stack.config.system.sftp.read_only = false;
+    }
+  });
+
+  it('a suspended server refuses new logins and every operation of an open session', async () => {
+    const sid = await stack.createInstalled();
+    const sdir = stack.daemon.manager.get(sid)!.dir;
+    await writeFile(path.join(sdir, 'x.txt'), 'x');
+    const a = account({ server: sid });
+    const { sftp } = await connect(a.login, { password: a.password });
+    expect((await op.read(sftp, '/x.txt')).toString()).toBe('x');
+
+    const fixture = stack.remote.servers.get(sid)!;
+    fixture.settings = { ...fixture.settings, suspended: true };
+    expect((await stack.api('POST', `/api/servers/${sid}/sync`)).status).toBe(204);
+    expect(stack.daemon.manager.get(sid)!.suspended).toBe(true);
+
+    expect(await codeOf(op.read(sftp, '/x.txt'))).toBe(PERMISSION_DENIED);
+    expect(await codeOf(op.list(sftp, '/'))).toBe(PERMISSION_DENIED);
+    expect(await codeOf(op.write(sftp, '/y.txt', 'y'))).toBe(PERMISSION_DENIED);
+    expect(existsSync(path.join(sdir, 'y.txt'))).toBe(false);
+    await expect(connect(a.login, { password: a.password })).rejects.toThrow(
+      /authentication methods failed/i,
+    );
+  });
+
+  it('sends sftp activity to the panel with the files touched', async () => {
+    const a = account();
+    const { sftp } = await connect(a.login, { password: a.password });
+    await op.write(sftp, '/activity-a.txt', 'a');
+    await op.mkdir(sftp, '/activity-dir');
+    await op.rename(sftp, '/activity-a.txt', '/activity-dir/a.txt');
+    await op.unlink(sftp, '/activity-dir/a.txt');
+    await stack.daemon.sftpActivity.flush();
+    const mine = stack.remote.activity.filter((e) => e.user === a.user);
+    expect(mine.map((e) => e.event).sort()).toEqual([
+      'server:sftp.create',
+      'server:sftp.create-directory',
+      'server:sftp.delete',
+      'server:sftp.rename',
+    ]);
+    expect(mine.find((e) => e.event === 'server:sftp.rename')?.metadata).toEqual({
+      files: [{ from: '/activity-a.txt', to: '/activity-dir/a.txt' }],
+    });
+    expect(mine.every((e) => e.server === uuid)).toBe(true);
+  });
+});
