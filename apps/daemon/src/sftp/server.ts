@@ -56,7 +56,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
           type,
           username,
           password: secret,
-          ip: `${ip}:${info.port}`,
+          ip: ip.includes(':') ? `[${ip}]:${info.port}` : `${ip}:${info.port}`,
           session_id: '',
           client_version: Buffer.from(info.header.identRaw).toString('base64'),
         });

@@ -213,5 +213,17 @@ describe('POST /api/remote/sftp/auth', () => {
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     // other servers are not affected
     expect((await pw(`first.last.${server.uuid_short}`)).status).toBe(200);
+    // nor other SFTP clients of the same server (the count is per client address too)
+    const elsewhere = await auth({
+      type: 'password',
+      username: name,
+      password: PASSWORD,
+      ip: '198.51.100.7:40000',
+    });
+    expect(elsewhere.status).toBe(200);
+    // the port does not matter: the same client on another port is still locked out
+    expect(
+      (await auth({ type: 'password', username: name, password: PASSWORD, ip: '203.0.113.9:51001' })).status,
+    ).toBe(429);
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { errors, HttpError } from '../http/errors.ts';
 import { check } from '../http/input.ts';
-import { verifyPassword } from '../lib/passwords.ts';
+import { hashPassword, verifyPassword } from '../lib/passwords.ts';
 import {
   conflictError,
   serverConflict,
@@ -24,7 +24,19 @@ interface SftpAuthBody {
   type: 'password' | 'public_key';
   username: string;
   password: string;
+  ip?: string;
 }
+
+/** The SFTP client's address as the daemon reports it (`ip:port`, `[v6]:port`), without the port. */
+function clientAddress(raw: unknown): string {
+  if (typeof raw !== 'string' || raw === '') return '-';
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(raw);
+  if (v6) return v6[1]!.toLowerCase();
+  const v4 = /^([^:]+):\d+$/.exec(raw);
+  return (v4 ? v4[1]! : raw).toLowerCase().slice(0, 64);
+}
+
+let dummyHash: Promise<string> | null = null;
 
 /**
  * `POST /api/remote/sftp/auth` (§5.4): a daemon asks whether `<user>.<server>` may open an SFTP
@@ -49,7 +61,9 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
       throw errors.badRequest('No valid server identifier was included in the request.');
     }
 
-    const key = `sftp:${identifier.toLowerCase()}|${req.ip}`;
+    // Per server, calling node and SFTP client: the original counts per node only, so a few bad
+    // logins from anyone would lock every user of that server on the node out.
+    const key = `sftp:${identifier.toLowerCase()}|${req.ip}|${clientAddress(body.ip)}`;
     const seen = await throttle.peek(key);
     if (seen.hits >= SFTP_AUTH_ATTEMPTS) {
       throw new HttpError(
@@ -66,7 +80,14 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
 
     const user = login.includes('@') ? undefined : await ctx.repositories.users.findByLogin(login);
     const server = await servers.findByIdentifier(identifier.toLowerCase());
-    if (!user || !server || server.node_id !== node.id) return fail();
+    if (!user || !server || server.node_id !== node.id) {
+      // Same work as a real password check, so response times do not tell which names exist.
+      if (body.type === 'password') {
+        dummyHash ??= hashPassword('not a real password');
+        await verifyPassword(await dummyHash, body.password);
+      }
+      return fail();
+    }
 
     if (body.type === 'password') {
       if (!(await verifyPassword(user.password, body.password))) {
