@@ -73,12 +73,6 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   const manager = new ServerManager({ config, remote, driver, log });
   const denylist = new Denylist();
 
-  const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
-  const app: FastifyInstance = Fastify({ loggerInstance: httpLog, genReqId: newRequestId });
-  registerCommon(app, config);
-  registerRoutes(app, { config, manager, denylist, runtime: driver.info });
-  const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log });
-
   const sftpActivity = new SftpActivity(remote, log.child({ svc: 'sftp' }));
   const sftp = createSftpServer({
     config,
@@ -87,6 +81,21 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     activity: sftpActivity,
     log: log.child({ svc: 'sftp' }),
   });
+
+  const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
+  const app: FastifyInstance = Fastify({ loggerInstance: httpLog, genReqId: newRequestId });
+  registerCommon(app, config);
+  registerRoutes(app, { config, manager, denylist, runtime: driver.info });
+  // The panel denies a user's tokens for a server when their access to it changes (subuser
+  // permissions changed or removed, owner changed): SFTP sessions into that server end too, so the
+  // next login is checked by the panel again.
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.method !== 'POST' || reply.statusCode !== 204) return;
+    if (req.routeOptions.url !== '/api/servers/:server/ws/deny') return;
+    const { server } = req.params as { server?: string };
+    if (server) sftp.endSessions(server);
+  });
+  const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log });
 
   await manager.boot();
 

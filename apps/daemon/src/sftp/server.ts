@@ -30,6 +30,11 @@ export interface SftpServer {
   close(): Promise<void>;
   /** `SHA256:…` of the host key, once listening */
   fingerprint(): string | null;
+  /**
+   * End every SFTP connection into `serverUuid`: its users must log in again, and the panel checks
+   * their access anew (permissions are otherwise fixed for a session, GHSA-8c39-xppg-479c).
+   */
+  endSessions(serverUuid: string): number;
 }
 
 /**
@@ -40,10 +45,11 @@ export interface SftpServer {
 export function createSftpServer(deps: SftpServerDeps): SftpServer {
   const { config, manager, remote, log } = deps;
   const owner = process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null;
-  const connections = new Set<Connection>();
+  /** open connections → the server their login was granted for (null until authenticated) */
+  const connections = new Map<Connection, string | null>();
 
   const onConnection = (client: Connection, info: ClientInfo) => {
-    connections.add(client);
+    connections.set(client, null);
     const ip = info.ip;
     let attempts = 0;
     let grant: SftpGrant | null = null;
@@ -126,6 +132,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
         client.end();
         return;
       }
+      connections.set(client, g.server);
       client.on('session', (acceptSession) => {
         const session = acceptSession();
         session.on('sftp', (acceptSftp, rejectSftp) => {
@@ -156,6 +163,16 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
   let fingerprint: string | null = null;
   return {
     fingerprint: () => fingerprint,
+    endSessions(serverUuid) {
+      let n = 0;
+      for (const [c, server] of connections) {
+        if (server !== serverUuid) continue;
+        c.end();
+        n++;
+      }
+      if (n > 0) log.info({ server: serverUuid, sessions: n }, 'sftp sessions ended: access changed');
+      return n;
+    },
     async listen(port = config.system.sftp.bind_port) {
       // The host key is read (or made) only when SFTP is really served.
       const hostKey = loadHostKey(path.join(config.system.root_directory, '.sftp'));
@@ -176,7 +193,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
       return bound;
     },
     async close() {
-      for (const c of connections) c.end();
+      for (const c of connections.keys()) c.end();
       const server = ssh;
       if (!server?.listening) return;
       await new Promise<void>((resolve) => server.close(() => resolve()));

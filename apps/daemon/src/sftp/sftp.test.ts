@@ -342,6 +342,36 @@ describe('SFTP and suspension, activity', () => {
     );
   });
 
+  it('a token denial for the server (access changed) ends its SFTP sessions; the next login asks again', async () => {
+    const a = account();
+    const { client, sftp } = await connect(a.login, { password: a.password });
+    expect((await op.list(sftp, '/')).length).toBeGreaterThan(0);
+    const closed = new Promise<void>((r) => client.once('close', () => r()));
+    const res = await stack.api('POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['some-jti'] });
+    expect(res.status).toBe(204);
+    await closed;
+    // the panel now refuses this user: a new login is checked and fails
+    stack.remote.sftpAccounts.splice(
+      stack.remote.sftpAccounts.findIndex((x) => x.user === a.user),
+      1,
+    );
+    const before = stack.remote.sftpAttempts.length;
+    await expect(connect(a.login, { password: a.password })).rejects.toThrow(
+      /authentication methods failed/i,
+    );
+    expect(stack.remote.sftpAttempts.length).toBe(before + 1);
+  });
+
+  it('a denial for another server leaves sessions alone', async () => {
+    const a = account();
+    const { sftp } = await connect(a.login, { password: a.password });
+    const res = await stack.api('POST', `/api/servers/${await stack.createInstalled()}/ws/deny`, {
+      jtis: ['x'],
+    });
+    expect(res.status).toBe(204);
+    expect((await op.list(sftp, '/')).length).toBeGreaterThan(0);
+  });
+
   it('sends sftp activity to the panel with the files touched', async () => {
     const a = account();
     const { sftp } = await connect(a.login, { password: a.password });
