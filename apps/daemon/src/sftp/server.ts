@@ -12,7 +12,7 @@ import { serveSftp } from './session.ts';
 
 /** `<panel username>.<8-character short server id>` (§8.12); anything else never reaches the panel. */
 const USERNAME = /^(.+)\.([a-z0-9]{8})$/i;
-/** Authentication attempts per connection (each offered key counts). */
+/** Failed authentication attempts per connection (each refused key counts) before it is closed. */
 const MAX_AUTH_ATTEMPTS = 6;
 const METHODS: ('password' | 'publickey')[] = ['password', 'publickey'];
 
@@ -51,7 +51,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
   const onConnection = (client: Connection, info: ClientInfo) => {
     connections.set(client, null);
     const ip = info.ip;
-    let attempts = 0;
+    let failures = 0;
     let grant: SftpGrant | null = null;
     // Panel answers per offered key, so the signed retry does not ask again.
     const keyAnswers = new Map<string, SftpGrant | null>();
@@ -111,17 +111,19 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
         ctx.reject(METHODS);
         return;
       }
-      attempts++;
-      if (attempts > MAX_AUTH_ATTEMPTS) {
-        ctx.reject([]);
-        client.end();
-        return;
-      }
+      const refuse = () => {
+        if (++failures >= MAX_AUTH_ATTEMPTS) {
+          ctx.reject([]);
+          client.end();
+          return;
+        }
+        ctx.reject(METHODS);
+      };
       authenticate(ctx).then(
-        (result) => (result ? ctx.accept() : ctx.reject(METHODS)),
+        (result) => (result ? ctx.accept() : refuse()),
         (err: unknown) => {
           log.error({ err }, 'sftp authentication failed');
-          ctx.reject(METHODS);
+          refuse();
         },
       );
     });

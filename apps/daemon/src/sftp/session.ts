@@ -11,6 +11,8 @@ const { STATUS_CODE, OPEN_MODE } = ssh2.utils.sftp;
 const MIB = 1024 * 1024;
 /** Bytes answered per READ at most (clients ask for 32 KiB; OpenSSH allows up to 256 KiB). */
 const MAX_READ = 256 * 1024;
+/** Open handles per session at most (each file handle holds a descriptor). */
+const MAX_HANDLES = 256;
 /** Entries per READDIR answer. */
 const DIR_BATCH = 100;
 
@@ -58,11 +60,18 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
   let nextHandle = 1;
 
   const handleId = (h: OpenFile | OpenDir): Buffer => {
+    if (handles.size >= MAX_HANDLES) {
+      if (h.kind === 'file') void h.fh.close().catch(() => undefined);
+      throw new Refused(STATUS_CODE.FAILURE, 'Too many open handles');
+    }
     const id = nextHandle++;
     handles.set(id, h);
     const b = Buffer.alloc(4);
     b.writeUInt32BE(id);
     return b;
+  };
+  const roomForHandle = () => {
+    if (handles.size >= MAX_HANDLES) throw new Refused(STATUS_CODE.FAILURE, 'Too many open handles');
   };
   const lookup = (b: Buffer): OpenFile | OpenDir | undefined =>
     b.length === 4 ? handles.get(b.readUInt32BE()) : undefined;
@@ -132,6 +141,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   sftp.on('OPEN', (reqid, filename, flags) => {
     run(reqid, 'open', async () => {
+      roomForHandle();
       const wantsWrite =
         (flags & (OPEN_MODE.WRITE | OPEN_MODE.APPEND | OPEN_MODE.CREAT | OPEN_MODE.TRUNC)) !== 0;
       if (!wantsWrite) {
@@ -232,6 +242,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
   sftp.on('OPENDIR', (reqid, p) => {
     run(reqid, 'opendir', async () => {
       need('file.read');
+      roomForHandle();
       const entries = await jail.list(p);
       const names = entries.map((e) => ({
         filename: e.name,

@@ -134,6 +134,31 @@ describe('SFTP login (authenticated by the panel)', () => {
     );
   });
 
+  it('closes a connection after 6 refused attempts', async () => {
+    const a = account();
+    const before = stack.remote.sftpAttempts.length;
+    let offered = 0;
+    const err = await new Promise<Error>((resolve) => {
+      const client = new Client();
+      clients.push(client);
+      client.once('error', resolve);
+      client.once('close', () => resolve(new Error('closed')));
+      client.once('ready', () => resolve(new Error('logged in')));
+      client.connect({
+        host: '127.0.0.1',
+        port,
+        username: a.login,
+        readyTimeout: 10_000,
+        authHandler: (_methods, _partial, next) => {
+          offered++;
+          next(offered > 10 ? false : { type: 'password', username: a.login, password: `wrong ${offered}` });
+        },
+      });
+    });
+    expect(err.message).not.toBe('logged in');
+    expect(stack.remote.sftpAttempts.length - before).toBe(6);
+  });
+
   it('refuses a grant for a server this node does not have', async () => {
     const a = account({ server: randomUUID() });
     await expect(connect(a.login, { password: a.password })).rejects.toThrow(
@@ -280,7 +305,20 @@ describe('SFTP paths stay inside the server (advisories §9)', () => {
   });
 });
 
-describe('SFTP disk quota', () => {
+describe('SFTP limits', () => {
+  it('keeps at most 256 handles open per session', async () => {
+    await writeFile(path.join(dir, 'handle.txt'), 'h');
+    const a = account();
+    const { sftp } = await connect(a.login, { password: a.password });
+    const open = () =>
+      new Promise<Buffer>((res, rej) => sftp.open('/handle.txt', 'r', (e, h) => (e ? rej(e) : res(h))));
+    const handles: Buffer[] = [];
+    for (let i = 0; i < 256; i++) handles.push(await open());
+    expect(await codeOf(open())).toBe(FAILURE);
+    await new Promise<void>((res, rej) => sftp.close(handles.pop()!, (e) => (e ? rej(e) : res())));
+    expect(await codeOf(open())).toBe('ok');
+  });
+
   it('refuses writes beyond the server disk limit', async () => {
     const small = randomUUID();
     const fixture = fixtureServer(small);
