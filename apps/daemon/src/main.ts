@@ -25,7 +25,8 @@ async function main(): Promise<void> {
   const daemon = await buildDaemon(loaded, { log, bootRetryMs: 5 * 60_000 });
   const url = await daemon.listen();
   log.info({ url }, 'daemon listening');
-  await daemon.listenSftp();
+  // Without SFTP the node still serves its servers: say so loudly and carry on.
+  await daemon.listenSftp().catch((err: Error) => log.error({ err }, 'SFTP server could not start'));
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
