@@ -72,7 +72,7 @@ export class Jail {
   constructor(
     readonly root: string,
     /** Owner of created files and directories (when the daemon runs as root), else null. */
-    private readonly owner: Owner | null = null,
+    readonly owner: Owner | null = null,
   ) {}
 
   /** The cleaned components of a user path (lexical only). */
@@ -412,9 +412,10 @@ export class Jail {
 
   /**
    * Open the directory at `parts` below the root and return its handle (the caller closes it).
-   * With `create`, missing directories are made (0755, given to the owner).
+   * With `create`, missing directories are made (0755, given to the owner). Public for the other
+   * descriptor-based operations (`operations.ts`, `archive.ts`).
    */
-  private async walk(parts: readonly string[], create: boolean): Promise<FileHandle> {
+  async walk(parts: readonly string[], create: boolean): Promise<FileHandle> {
     let rootHandle: FileHandle;
     try {
       rootHandle = await open(this.root, DIR_FLAGS);

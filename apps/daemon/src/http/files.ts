@@ -16,13 +16,13 @@ const DIRECTORY_MISSING = 'The requested directory does not exist.';
 type WithServer = (req: FastifyRequest, reply: FastifyReply) => Server | null;
 
 /** First value of a query parameter (repeated parameters: the first one, as Go's `Query`). */
-function query(req: FastifyRequest, key: string): string {
+export function query(req: FastifyRequest, key: string): string {
   const v = (req.query as Record<string, string | string[] | undefined>)[key];
   return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 
 /** The server's files, as seen by its unprivileged user when the daemon is root. */
-function jailOf(s: Server, config: DaemonConfig): Jail {
+export function jailOf(s: Server, config: DaemonConfig): Jail {
   const owner = process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null;
   return new Jail(s.dir, owner);
 }

@@ -38,6 +38,8 @@ export function registerCommon(app: FastifyInstance, config: DaemonConfig): void
         : panel;
     void reply.header('Access-Control-Allow-Origin', allowed).headers(CORS_HEADERS);
     if (req.method === 'OPTIONS') return reply.code(204).send();
+    // Signed-URL routes (`http/signed-urls.ts`) carry their own credential, a JWT in the query.
+    if ((req.routeOptions.config as { signedUrl?: boolean }).signedUrl) return;
     const header = req.headers.authorization ?? '';
     const parts = header.split(' ');
     if (parts.length !== 2 || parts[0] !== 'Bearer') {

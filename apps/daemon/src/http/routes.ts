@@ -7,7 +7,9 @@ import type { ServerManager } from '../servers/manager.ts';
 import type { Server } from '../servers/server.ts';
 import type { Denylist } from '../ws/denylist.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
+import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
+import { registerSignedUrlRoutes } from './signed-urls.ts';
 import { UNKNOWN_SERVER } from './plugins.ts';
 
 export const DAEMON_VERSION = '0.1.0';
@@ -79,6 +81,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   };
 
   registerFileRoutes(app, config, withServer);
+  registerFileOperationRoutes(app, config, withServer);
+  registerSignedUrlRoutes(app, config, manager);
 
   app.get('/api/servers/:server', async (req, reply) => {
     const s = withServer(req, reply);
