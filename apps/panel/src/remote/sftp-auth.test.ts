@@ -199,6 +199,17 @@ describe('POST /api/remote/sftp/auth', () => {
     expect((await pw(`first.last.${installing.uuid_short}`)).status).toBe(409);
   });
 
+  it('an unparsable key counts towards the throttle', async () => {
+    const target = await newServer(owner.id);
+    const name = `first.last.${target.uuid_short}`;
+    for (let i = 0; i < SFTP_AUTH_ATTEMPTS; i++) {
+      expect(
+        (await auth({ type: 'public_key', username: name, password: 'ssh-ed25519 not-a-key' })).status,
+      ).toBe(403);
+    }
+    expect((await pw(name)).status).toBe(429);
+  });
+
   it('throttles failed attempts per server and caller (429), unregistered valid keys do not count', async () => {
     const target = await newServer(owner.id);
     const name = `first.last.${target.uuid_short}`;
