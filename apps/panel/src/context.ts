@@ -108,7 +108,7 @@ function createServices(
     users: new UsersService(repos.users),
     eggs: new EggsService(repos.eggs),
     servers,
-    files: new FilesService(servers, daemon, activity, config.filesMaxEditSize),
+    files: new FilesService(servers, daemon, activity, config.filesMaxEditSize, config.appUrl),
     startup: new StartupService(repos.servers, servers, activity),
     serverCreation: new ServerCreationService(
       repos.servers,

@@ -21,6 +21,22 @@ export interface DaemonServerState {
 export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
 
 const TIMEOUT_MS = 15_000;
+/** Archive creation and extraction may take long (reference §3.3 "Files"). */
+const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
+
+/** Wings' file object (protocol §2.2). */
+export interface DaemonFileObject {
+  name: string;
+  created: string;
+  modified: string;
+  mode: string;
+  mode_bits: string;
+  size: number;
+  directory: boolean;
+  file: boolean;
+  symlink: boolean;
+  mime: string;
+}
 
 interface Payload {
   type: string;
@@ -225,5 +241,58 @@ export class DaemonClient {
       type: 'application/octet-stream',
       data: content,
     });
+  }
+
+  /** A directory's entries as Wings file objects (Wings `files/list-directory`). */
+  async listDirectory(node: Node, uuid: string, directory: string): Promise<DaemonFileObject[]> {
+    const res = await this.call(
+      node,
+      'GET',
+      `/api/servers/${uuid}/files/list-directory?directory=${encodeURIComponent(directory)}`,
+    );
+    return res.json() as DaemonFileObject[];
+  }
+
+  async renameFiles(node: Node, uuid: string, root: string, files: { from: string; to: string }[]) {
+    await this.call(node, 'PUT', `/api/servers/${uuid}/files/rename`, { root, files });
+  }
+
+  async copyFile(node: Node, uuid: string, location: string): Promise<void> {
+    await this.call(node, 'POST', `/api/servers/${uuid}/files/copy`, { location });
+  }
+
+  async createDirectory(node: Node, uuid: string, name: string, path: string): Promise<void> {
+    await this.call(node, 'POST', `/api/servers/${uuid}/files/create-directory`, { name, path });
+  }
+
+  async deleteFiles(node: Node, uuid: string, root: string, files: string[]): Promise<void> {
+    await this.call(node, 'POST', `/api/servers/${uuid}/files/delete`, { root, files });
+  }
+
+  /** Wings `files/compress` (15-minute timeout): the new archive's file object. */
+  async compressFiles(node: Node, uuid: string, root: string, files: string[]): Promise<DaemonFileObject> {
+    const res = await this.call(
+      node,
+      'POST',
+      `/api/servers/${uuid}/files/compress`,
+      { root, files },
+      ARCHIVE_TIMEOUT_MS,
+    );
+    return res.json() as DaemonFileObject;
+  }
+
+  /** Wings `files/decompress` (15-minute timeout). */
+  async decompressFile(node: Node, uuid: string, root: string, file: string): Promise<void> {
+    await this.call(
+      node,
+      'POST',
+      `/api/servers/${uuid}/files/decompress`,
+      { root, file },
+      ARCHIVE_TIMEOUT_MS,
+    );
+  }
+
+  async chmodFiles(node: Node, uuid: string, root: string, files: { file: string; mode: string }[]) {
+    await this.call(node, 'POST', `/api/servers/${uuid}/files/chmod`, { root, files });
   }
 }

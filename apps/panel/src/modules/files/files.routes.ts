@@ -16,6 +16,40 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply.type('text/plain; charset=UTF-8').send(body);
   });
 
+  const prefix = '/api/client/servers/:server/files';
+  app.get(`${prefix}/list`, async (req: ServerRequest) => services.files.list(await access(req), req.query));
+  app.get(`${prefix}/download`, async (req: ServerRequest) =>
+    services.files.download(await access(req), req.query, activityActor(req)),
+  );
+  app.get(`${prefix}/upload`, async (req: ServerRequest) => services.files.upload(await access(req)));
+  app.put(`${prefix}/rename`, async (req: ServerRequest, reply) => {
+    await services.files.rename(await access(req), req.body, activityActor(req));
+    return reply.code(204).send();
+  });
+  app.post(`${prefix}/copy`, async (req: ServerRequest, reply) => {
+    await services.files.copy(await access(req), req.body, activityActor(req));
+    return reply.code(204).send();
+  });
+  app.post(`${prefix}/compress`, async (req: ServerRequest) =>
+    services.files.compress(await access(req), req.body, activityActor(req)),
+  );
+  app.post(`${prefix}/decompress`, async (req: ServerRequest, reply) => {
+    await services.files.decompress(await access(req), req.body, activityActor(req));
+    return reply.code(204).send();
+  });
+  app.post(`${prefix}/delete`, async (req: ServerRequest, reply) => {
+    await services.files.delete(await access(req), req.body, activityActor(req));
+    return reply.code(204).send();
+  });
+  app.post(`${prefix}/create-folder`, async (req: ServerRequest, reply) => {
+    await services.files.createFolder(await access(req), req.body, activityActor(req));
+    return reply.code(204).send();
+  });
+  app.post(`${prefix}/chmod`, async (req: ServerRequest, reply) => {
+    await services.files.chmod(await access(req), req.body);
+    return reply.code(204).send();
+  });
+
   // The body of a write is the file itself, whatever its content type: it is never parsed.
   void app.register(async (raw) => {
     raw.removeAllContentTypeParsers();

@@ -1,9 +1,15 @@
-import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
+import { createHash } from 'node:crypto';
+import { nodeUrl, type DaemonClient, type DaemonFileObject } from '../../daemon-client/daemon-client.ts';
+import { item, list } from '../../http/envelope.ts';
 import { errors } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
+import { randomAlnum } from '../../lib/crypto.ts';
+import { signHs256 } from '../../lib/jwt.ts';
+import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import { requirePermission, type ServerAccess } from '../servers/server-access.ts';
 import type { ServersService } from '../servers/servers.service.ts';
+import type { Node } from '../../db/types.ts';
 
 /**
  * A server's files through the client API (reference §3.3 "Files"). Every call is proxied to the
@@ -15,6 +21,8 @@ export class FilesService {
     private readonly daemon: DaemonClient,
     private readonly activity: ActivityService,
     private readonly maxEditSize: number,
+    /** `iss` of the signed download/upload URLs (APP_URL). */
+    private readonly appUrl = '',
   ) {}
 
   /** The file's text; files over the edit size are refused before their bytes are downloaded. */
@@ -42,4 +50,170 @@ export class FilesService {
     await this.daemon.writeFile(node, access.server.uuid, file, content);
     await this.activity.log('server:file.write', actor, [{ type: 'server', id: access.server.id }], { file });
   }
+
+  /** A directory's entries (reference §3.3: `file_object` list). */
+  async list(access: ServerAccess, query: unknown) {
+    requirePermission(access, 'file.read');
+    const { directory } = check<{ directory?: string | null }>(query, { directory: 'nullable|string' });
+    const node = await this.servers.assertUsable(access);
+    const entries = await this.daemon.listDirectory(node, access.server.uuid, directory ?? '/');
+    return list('file_object', entries.map(fileObject));
+  }
+
+  /** A signed, one-time download URL for the node (15 minutes). */
+  async download(access: ServerAccess, query: unknown, actor: ActivityActor) {
+    requirePermission(access, 'file.read-content');
+    const { file } = check<{ file: string }>(query, { file: 'required|string' });
+    const node = await this.servers.assertUsable(access);
+    const token = this.signedToken(access, node, { file_path: file });
+    await this.activity.log('server:file.download', actor, this.subject(access), { file });
+    return item('signed_url', { url: `${nodeUrl(node)}/download/file?token=${token}` });
+  }
+
+  /** A signed, one-time upload URL for the node (15 minutes); the browser adds `directory`. */
+  async upload(access: ServerAccess) {
+    requirePermission(access, 'file.create');
+    const node = await this.servers.assertUsable(access);
+    const token = this.signedToken(access, node, {});
+    return item('signed_url', { url: `${nodeUrl(node)}/upload/file?token=${token}` });
+  }
+
+  async rename(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+    requirePermission(access, 'file.update');
+    const { root, files } = check<{ root: string; files: { from: string; to: string }[] }>(body, {
+      root: 'required|string',
+      files: 'required|array',
+      'files.*.from': 'required|string',
+      'files.*.to': 'required|string',
+    });
+    const node = await this.servers.assertUsable(access);
+    const pairs = files.map((f) => ({ from: f.from, to: f.to }));
+    await this.daemon.renameFiles(node, access.server.uuid, root, pairs);
+    await this.activity.log('server:file.rename', actor, this.subject(access), {
+      directory: root,
+      files: pairs,
+    });
+  }
+
+  async copy(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+    requirePermission(access, 'file.create');
+    const { location } = check<{ location: string }>(body, { location: 'required|string' });
+    const node = await this.servers.assertUsable(access);
+    await this.daemon.copyFile(node, access.server.uuid, location);
+    await this.activity.log('server:file.copy', actor, this.subject(access), { file: location });
+  }
+
+  async compress(access: ServerAccess, body: unknown, actor: ActivityActor) {
+    requirePermission(access, 'file.archive');
+    const { root, files } = check<{ root?: string | null; files: string[] }>(body, {
+      root: 'nullable|string',
+      files: 'required|array',
+      'files.*': 'string',
+    });
+    const node = await this.servers.assertUsable(access);
+    const archive = await this.daemon.compressFiles(node, access.server.uuid, root ?? '/', files);
+    await this.activity.log('server:file.compress', actor, this.subject(access), {
+      directory: root ?? '/',
+      files,
+    });
+    return item('file_object', fileObject(archive));
+  }
+
+  async decompress(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+    requirePermission(access, 'file.create');
+    const { root, file } = check<{ root?: string | null; file: string }>(body, {
+      root: 'nullable|string',
+      file: 'required|string',
+    });
+    const node = await this.servers.assertUsable(access);
+    await this.daemon.decompressFile(node, access.server.uuid, root ?? '/', file);
+    await this.activity.log('server:file.decompress', actor, this.subject(access), {
+      directory: root ?? '/',
+      file,
+    });
+  }
+
+  async delete(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+    requirePermission(access, 'file.delete');
+    const { root, files } = check<{ root: string; files: string[] }>(body, {
+      root: 'required|string',
+      files: 'required|array',
+      'files.*': 'string',
+    });
+    const node = await this.servers.assertUsable(access);
+    await this.daemon.deleteFiles(node, access.server.uuid, root, files);
+    await this.activity.log('server:file.delete', actor, this.subject(access), { directory: root, files });
+  }
+
+  async createFolder(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+    requirePermission(access, 'file.create');
+    const { root, name } = check<{ root?: string | null; name: string }>(body, {
+      root: 'nullable|string',
+      name: 'required|string',
+    });
+    const node = await this.servers.assertUsable(access);
+    await this.daemon.createDirectory(node, access.server.uuid, name, root ?? '/');
+    await this.activity.log('server:file.create-directory', actor, this.subject(access), {
+      directory: root ?? '/',
+      name,
+    });
+  }
+
+  /** Modes are numbers in the request (e.g. 755) and octal strings for the daemon. No activity event. */
+  async chmod(access: ServerAccess, body: unknown): Promise<void> {
+    requirePermission(access, 'file.update');
+    const { root, files } = check<{ root: string; files: { file: string; mode: string | number }[] }>(body, {
+      root: 'required|string',
+      files: 'required|array',
+      'files.*.file': 'required|string',
+      'files.*.mode': 'required|numeric',
+    });
+    const node = await this.servers.assertUsable(access);
+    const changes = files.map((f) => ({ file: f.file, mode: String(f.mode) }));
+    await this.daemon.chmodFiles(node, access.server.uuid, root, changes);
+  }
+
+  private subject(access: ServerAccess) {
+    return [{ type: 'server', id: access.server.id }];
+  }
+
+  /** The claims of reference §3.4 for a 15-minute download/upload token, signed with the node's token. */
+  private signedToken(access: ServerAccess, node: Node, extra: Record<string, unknown>): string {
+    const now = Math.floor(Date.now() / 1000);
+    const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
+    return signHs256(
+      {
+        iss: this.appUrl,
+        aud: [nodeUrl(node)],
+        jti,
+        iat: now,
+        nbf: now - 300,
+        exp: now + SIGNED_URL_SECONDS,
+        ...extra,
+        server_uuid: access.server.uuid,
+        user_uuid: access.user.uuid,
+        user_id: access.user.id,
+        unique_id: randomAlnum(16),
+      },
+      this.daemon.token(node),
+      { jti },
+    );
+  }
+}
+
+const SIGNED_URL_SECONDS = 15 * 60;
+
+/** Wings' file object as the client API shows it (reference §2.2 / FileObjectTransformer). */
+function fileObject(f: DaemonFileObject) {
+  return {
+    name: f.name,
+    mode: f.mode,
+    mode_bits: f.mode_bits,
+    size: f.size,
+    is_file: f.file,
+    is_symlink: f.symlink,
+    mimetype: f.mime,
+    created_at: atom(f.created),
+    modified_at: atom(f.modified),
+  };
 }
