@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt, stubFetch } from '../test/render.tsx';
@@ -26,6 +27,17 @@ const server = (n: number) => ({
     },
   },
 });
+
+/** The modal with a button outside it that closes it. */
+function Closable() {
+  const [visible, setVisible] = useState(true);
+  return (
+    <>
+      <button onClick={() => setVisible(false)}>close search</button>
+      <SearchModal visible={visible} onDismissed={() => setVisible(false)} />
+    </>
+  );
+}
 
 describe('SearchModal', () => {
   it('asks for three characters, then searches (debounced) and shows at most 5 results', async () => {
@@ -59,6 +71,21 @@ describe('SearchModal', () => {
     expect(decodeURIComponent(stub.calls[0]!.url)).toBe('/api/client?page=1&type=admin-all&filter[*]=abc');
     expect(screen.getByText('Server 1').closest('a')).toHaveAttribute('href', '/server/id1');
     expect(screen.getByText('10.0.0.1:25001')).toBeInTheDocument();
+  });
+
+  it('shows a failed search as an error flash keyed search, and forgets it when closed', async () => {
+    const stub = stubFetch([{ status: 502, body: { errors: [{ detail: 'The panel is restarting.' }] } }]);
+    vi.stubGlobal('fetch', stub.fn);
+    renderAt(<Closable />);
+    fireEvent.change(screen.getByLabelText('Search term'), { target: { value: 'survival' } });
+    expect(
+      await screen.findByText('The panel is restarting.', undefined, { timeout: 2000 }),
+    ).toBeInTheDocument();
+    expect(useGlobalStore.getState().flashes).toEqual([
+      expect.objectContaining({ key: 'search', type: 'error', title: 'Error' }),
+    ]);
+    fireEvent.click(screen.getByText('close search'));
+    await waitFor(() => expect(useGlobalStore.getState().flashes).toEqual([]));
   });
 
   it('knows which targets take typing', () => {

@@ -8,7 +8,8 @@ import { TextField } from '../components/Field.tsx';
 import { Modal } from '../components/Modal.tsx';
 import { Spinner } from '../components/Spinner.tsx';
 import { allocationAddress } from '../lib/shared.ts';
-import { useGlobalStore } from './store.ts';
+import { FlashMessageRender } from './FlashMessageRender.tsx';
+import { flashError, useGlobalStore } from './store.ts';
 
 /** Search constants (spec 000 §9). */
 export const SEARCH_MIN_LENGTH = 3;
@@ -42,6 +43,13 @@ export function SearchModal({ visible, onDismissed }: { visible: boolean; onDism
     if (!visible) setTerm('');
   }, [visible]);
 
+  // A failed search is an error flash keyed `search` (spec 000 §8), shown inside the modal.
+  const failure = visible && ready && results.isError ? httpErrorToHuman(results.error) : null;
+  useEffect(() => {
+    if (failure !== null) flashError('search', failure);
+    else useGlobalStore.getState().clearFlashes('search');
+  }, [failure]);
+
   const tooShort = term.trim().length > 0 && term.trim().length < SEARCH_MIN_LENGTH;
   const items = ready ? (results.data?.items ?? []).slice(0, SEARCH_MAX_RESULTS) : [];
 
@@ -62,7 +70,7 @@ export function SearchModal({ visible, onDismissed }: { visible: boolean; onDism
             <Spinner size="small" />
           </div>
         ) : ready && results.isError ? (
-          <p className="text-sm text-red-400">{httpErrorToHuman(results.error)}</p>
+          <FlashMessageRender byKey="search" />
         ) : ready && results.data && items.length === 0 ? (
           <p className="text-sm text-zinc-400">{t('search_modal.none')}</p>
         ) : (

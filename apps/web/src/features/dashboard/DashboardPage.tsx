@@ -4,9 +4,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { getServers } from '../../api/servers.ts';
 import { httpErrorToHuman } from '../../api/errors.ts';
-import { useGlobalStore } from '../../app/store.ts';
+import { flashError, useGlobalStore } from '../../app/store.ts';
 import { CenteredSpinner } from '../../components/Spinner.tsx';
-import { MessageBox } from '../../components/MessageBox.tsx';
 import { PageContent } from '../../components/PageContent.tsx';
 import { Pagination } from './Pagination.tsx';
 import { ServerCard } from './ServerCard.tsx';
@@ -39,6 +38,13 @@ export function DashboardPage() {
     if (location.pathname + location.search !== wanted) void navigate(wanted, { replace: true });
   }, [answered, navigate, location.pathname, location.search]);
 
+  // A failed load is an error flash keyed `dashboard` (spec 000 §8), shown above the list.
+  const failure = servers.isError ? httpErrorToHuman(servers.error) : null;
+  useEffect(() => {
+    if (failure !== null) flashError('dashboard', failure);
+    else useGlobalStore.getState().clearFlashes('dashboard');
+  }, [failure]);
+
   const onToggle = () => {
     setShowAll(!showAll);
     void navigate('/', { replace: true });
@@ -65,11 +71,7 @@ export function DashboardPage() {
       )}
       {servers.isLoading ? (
         <CenteredSpinner />
-      ) : servers.isError ? (
-        <MessageBox type="error" title={t('common:flash.error')}>
-          {httpErrorToHuman(servers.error)}
-        </MessageBox>
-      ) : servers.data && servers.data.items.length > 0 ? (
+      ) : servers.isError ? null : servers.data && servers.data.items.length > 0 ? (
         <>
           <ul className="space-y-3">
             {servers.data.items.map((server) => (

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { renderAt, stubFetch } from '../../test/render.tsx';
+import { useGlobalStore } from '../../app/store.ts';
 import { DashboardPage } from './DashboardPage.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -73,5 +74,10 @@ describe('DashboardPage', () => {
         'An unexpected error was encountered while processing this request, please try again.',
       ),
     ).toBeInTheDocument();
+    // Spec 000 §8: an error flash titled 'Error' under the `dashboard` key.
+    expect(useGlobalStore.getState().flashes).toEqual([
+      expect.objectContaining({ key: 'dashboard', type: 'error', title: 'Error' }),
+    ]);
+    useGlobalStore.getState().clearFlashes();
   });
 });

@@ -6,7 +6,17 @@ import type { ServerSocket } from './socket.ts';
 export const HISTORY_SIZE = 32;
 
 /** Command line under the terminal: Enter sends, up and down walk through earlier commands. */
-export function CommandInput({ socket, disabled }: { socket: ServerSocket | null; disabled: boolean }) {
+export function CommandInput({
+  socket,
+  disabled,
+  allowed,
+}: {
+  socket: ServerSocket | null;
+  /** Not connected yet: typing waits for the connection. */
+  disabled: boolean;
+  /** The user holds control.console; without it the field says so instead of staying mute. */
+  allowed: boolean;
+}) {
   const { t } = useTranslation('server');
   const [value, setValue] = useState('');
   const history = useRef<string[]>([]);
@@ -37,11 +47,11 @@ export function CommandInput({ socket, disabled }: { socket: ServerSocket | null
       <input
         type="text"
         aria-label={t('command.label')}
-        placeholder={t('command.placeholder')}
+        placeholder={allowed ? t('command.placeholder') : t('command.no_permission')}
         autoCorrect="off"
         autoCapitalize="none"
         spellCheck={false}
-        disabled={disabled}
+        disabled={disabled || !allowed}
         value={value}
         onChange={(e) => setValue(e.target.value)}
         onKeyDown={onKeyDown}

@@ -36,7 +36,7 @@ export function ConsolePage() {
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="order-2 min-w-0 lg:order-1 lg:col-span-2">
           <Terminal socket={socket} />
-          <CommandInput socket={socket} disabled={!connected || !can(permissions, 'control.console')} />
+          <CommandInput socket={socket} disabled={!connected} allowed={can(permissions, 'control.console')} />
         </div>
         <div className="order-1 space-y-4 lg:order-2">
           <HeaderCard />

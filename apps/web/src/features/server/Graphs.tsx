@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatBytes, formatBytesShort } from '../../lib/shared.ts';
+import { byteSplits } from './axisSplits.ts';
 import { appendSample, emptyHistory, type StatsHistory } from './history.ts';
 import { useServerStore, type LiveStats } from './store.ts';
 
@@ -21,6 +22,8 @@ function Chart({
   history,
   format,
   axisFormat = format,
+  minTop,
+  bytes = false,
   testId,
 }: {
   title: string;
@@ -28,6 +31,10 @@ function Chart({
   history: StatsHistory;
   format: (value: number) => string;
   axisFormat?: (value: number) => string;
+  /** The y axis reaches at least this far, so a quiet server's axis reads in whole units. */
+  minTop: number;
+  /** Byte axes are marked at binary steps (1 MB, 512 kB) instead of uPlot's decimal ones. */
+  bytes?: boolean;
   testId: string;
 }) {
   const host = useRef<HTMLDivElement>(null);
@@ -47,10 +54,17 @@ function Chart({
           height: 140,
           legend: { show: false },
           cursor: { show: false },
-          scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 1) * 1.1] } },
+          scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, minTop) * 1.1] } },
           axes: [
             { ...AXIS, values: (_u, ticks) => ticks.map(() => ''), size: 8 },
-            { ...AXIS, size: 72, values: (_u, ticks) => ticks.map(axisFormat) },
+            {
+              ...AXIS,
+              size: 72,
+              values: (_u, ticks) => ticks.map(axisFormat),
+              ...(bytes
+                ? { splits: (_u: uPlot, _axis: number, _min: number, max: number) => byteSplits(max) }
+                : {}),
+            },
           ],
           series: [
             {},
@@ -132,6 +146,7 @@ export function Graphs() {
         series={cpu}
         history={history}
         format={(v) => `${v.toFixed(1)} %`}
+        minTop={1}
         testId="graph-cpu"
       />
       <Chart
@@ -140,6 +155,8 @@ export function Graphs() {
         history={history}
         format={formatBytes}
         axisFormat={formatBytesShort}
+        minTop={1024 * 1024}
+        bytes
         testId="graph-memory"
       />
       <Chart
@@ -148,6 +165,8 @@ export function Graphs() {
         history={history}
         format={(v) => `${formatBytes(v)}/s`}
         axisFormat={(v) => `${formatBytesShort(v)}/s`}
+        minTop={1024}
+        bytes
         testId="graph-network"
       />
     </div>

@@ -33,7 +33,18 @@ export function JavaVersionPanel() {
   });
   const images = Object.entries(startup.data?.dockerImages ?? {});
   const offered = images.some(([, image]) => image === server.dockerImage);
-  const selectable = images.length > 1 && offered && can(permissions, 'startup.docker-image');
+  const mayChange = can(permissions, 'startup.docker-image');
+  const selectable = images.length > 1 && offered && mayChange;
+  // Why the selector is shown but cannot be used (the administrator's choice wins over the egg's).
+  const reason = !startup.isSuccess
+    ? null
+    : !offered
+      ? t('java.manual')
+      : images.length < 2
+        ? t('java.single')
+        : !mayChange
+          ? t('java.no_permission')
+          : null;
 
   const save = useMutation({
     mutationFn: (image: string) => setServerDockerImage(server.id, image),
@@ -61,8 +72,7 @@ export function JavaVersionPanel() {
           <MessageBox type="error">{httpErrorToHuman(startup.error)}</MessageBox>
         </div>
       )}
-      {startup.isSuccess && !offered && <p className="mt-2 text-xs text-zinc-400">{t('java.manual')}</p>}
-      {selectable && (
+      {startup.isSuccess && images.length > 0 && (
         <form
           className="mt-3 flex flex-wrap items-end gap-2"
           onSubmit={(event) => {
@@ -74,10 +84,13 @@ export function JavaVersionPanel() {
           <label className="flex min-w-48 flex-1 flex-col gap-1 text-xs uppercase tracking-wide text-zinc-500">
             {t('java.select')}
             <select
-              className="focus-ring rounded-md border border-zinc-700 bg-zinc-950 px-3 py-2 text-sm normal-case tracking-normal text-zinc-100"
+              className="focus-ring rounded-md border border-zinc-700 bg-zinc-950 px-3 py-2 text-sm normal-case tracking-normal text-zinc-100 disabled:cursor-not-allowed disabled:opacity-60"
+              disabled={!selectable}
+              aria-describedby={reason ? 'java-reason' : undefined}
               value={choice}
               onChange={(event) => setChoice(event.target.value)}
             >
+              {!offered && <option value={server.dockerImage}>{server.dockerImage}</option>}
               {images.map(([name, image]) => (
                 <option key={image} value={image}>
                   {name}
@@ -85,10 +98,17 @@ export function JavaVersionPanel() {
               ))}
             </select>
           </label>
-          <Button type="submit" isLoading={save.isPending} disabled={choice === server.dockerImage}>
-            {t('java.save')}
-          </Button>
+          {selectable && (
+            <Button type="submit" isLoading={save.isPending} disabled={choice === server.dockerImage}>
+              {t('java.save')}
+            </Button>
+          )}
         </form>
+      )}
+      {reason && (
+        <p id="java-reason" className="mt-2 text-xs text-zinc-400">
+          {reason}
+        </p>
       )}
       {save.isError && (
         <div className="mt-3">

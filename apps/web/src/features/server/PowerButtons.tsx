@@ -24,7 +24,7 @@ export function PowerButtons() {
   const send = (action: string) => socket?.send('set state', action);
 
   return (
-    <div className="flex flex-wrap gap-2" role="group" aria-label={t('header.status')}>
+    <div className="flex flex-wrap gap-2" role="group" aria-label={t('power.label')}>
       {can(permissions, 'control.start') && (
         <Button variant="primary" disabled={!connected || !rules.startEnabled} onClick={() => send('start')}>
           {t('power.start')}

@@ -29,9 +29,12 @@ export function ServerArea() {
   const setServer = useServerStore((s) => s.setServer);
   const refetch = query.refetch;
 
+  // Every answer replaces the store's copy, even one equal to the cached data (a reload after
+  // `install completed` must clear the `installing` status the socket set meanwhile).
+  const answeredAt = query.dataUpdatedAt;
   useEffect(() => {
     if (query.data) setServer(query.data.server, query.data.permissions, query.data.isOwner);
-  }, [query.data, setServer]);
+  }, [query.data, answeredAt, setServer]);
 
   // Leaving the server (or switching to another) empties the store and closes the socket.
   useEffect(() => () => useServerStore.getState().clear(), [id]);

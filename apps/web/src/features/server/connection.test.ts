@@ -18,7 +18,8 @@ function setup() {
   const { socket, sent, receive } = openFakeSocket('old');
   const refresh = vi.fn(() => Promise.resolve('fresh'));
   const reload = vi.fn();
-  attachSocketHandlers(socket, refresh, reload);
+  const restart = vi.fn();
+  attachSocketHandlers(socket, { refreshToken: refresh, reloadServer: reload, restart });
   useServerStore.getState().setServer(
     toServer({
       identifier: 'a',
@@ -32,7 +33,7 @@ function setup() {
     ['*'],
     true,
   );
-  return { sent, refresh, reload, receive, socket };
+  return { sent, refresh, reload, restart, receive, socket };
 }
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
@@ -93,8 +94,6 @@ describe('live connection handlers', () => {
     expect(reload).toHaveBeenCalledTimes(1);
     receive('transfer status', 'starting');
     expect(useServerStore.getState().server?.isTransferring).toBe(true);
-    receive('transfer status', 'failure');
-    expect(useServerStore.getState().server?.isTransferring).toBe(false);
     receive('transfer status', 'success');
     expect(reload).toHaveBeenCalledTimes(2);
     receive('backup restore completed');
@@ -102,6 +101,75 @@ describe('live connection handlers', () => {
     receive('stats', 'not json');
   });
 });
+
+describe('transfer status', () => {
+  it('starting marks the transfer; success reloads the server and keeps the connection', () => {
+    const { receive, reload, restart } = setup();
+    receive('transfer status', 'starting');
+    expect(useServerStore.getState().server?.isTransferring).toBe(true);
+    receive('transfer status', 'success');
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(restart).not.toHaveBeenCalled();
+  });
+
+  it('failure clears the transfer and starts the connection afresh', () => {
+    const { receive, restart } = setup();
+    receive('transfer status', 'starting');
+    receive('transfer status', 'failure');
+    expect(useServerStore.getState().server?.isTransferring).toBe(false);
+    expect(restart).toHaveBeenCalledTimes(1);
+  });
+
+  it.each(['processing', 'cancelling', 'completed'])('%s starts the connection afresh', (status) => {
+    const { receive, restart, reload } = setup();
+    receive('transfer status', status);
+    expect(restart).toHaveBeenCalledTimes(1);
+    expect(reload).not.toHaveBeenCalled();
+  });
+});
+
+describe('a token refresh that ends after the user left', () => {
+  it('neither re-authenticates nor marks the next connection as failing', async () => {
+    const { socket, sent, refresh, receive } = setup();
+    let refuse: (reason: Error) => void = () => undefined;
+    refresh.mockImplementationOnce(() => new Promise<string>((_, reject) => (refuse = reject)));
+    receive('token expiring');
+    const before = sent.length;
+    socket.close();
+    refuse(new Error('signed out'));
+    await flush();
+    expect(useServerStore.getState().socketError).toBe(false);
+    expect(sent.length).toBe(before);
+  });
+});
+
+/** A browser WebSocket stand-in: records every connection so a test can play the daemon's side. */
+class FakeWebSocket {
+  static made: FakeWebSocket[] = [];
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onclose: ((ev: { code: number }) => void) | null = null;
+  onmessage: ((ev: { data: string }) => void) | null = null;
+  onerror: (() => void) | null = null;
+  sent: string[] = [];
+  closed = false;
+  constructor(readonly url: string) {
+    FakeWebSocket.made.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.closed = true;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  play(event: string, ...args: string[]) {
+    this.onmessage?.({ data: JSON.stringify({ event, args }) });
+  }
+}
 
 describe('opening the live connection', () => {
   afterEach(() => {
@@ -152,6 +220,46 @@ describe('opening the live connection', () => {
     hook.unmount();
     await vi.advanceTimersByTimeAsync(60_000);
     expect(fetch).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('starting the connection afresh after a transfer', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    FakeWebSocket.made = [];
+  });
+
+  it('fetches new credentials and connects to the socket they name, closing the old one', async () => {
+    const nodes = ['ws://node-a/api/servers/u/ws', 'ws://node-b/api/servers/u/ws'];
+    const fetch = vi.fn(() =>
+      Promise.resolve(
+        new Response(
+          JSON.stringify({ data: { token: `t${fetch.mock.calls.length}`, socket: nodes.shift() } }),
+        ),
+      ),
+    );
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    renderHook(() => useServerConnection('abcd1234', true, () => undefined));
+    await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(1));
+    const first = FakeWebSocket.made[0]!;
+    first.open();
+    expect(first.sent).toEqual([JSON.stringify({ event: 'auth', args: ['t1'] })]);
+    first.play('auth success');
+    expect(useServerStore.getState().connected).toBe(true);
+
+    first.play('transfer status', 'completed');
+    expect(first.closed).toBe(true);
+    expect(useServerStore.getState().connected).toBe(false);
+    await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(2));
+    const second = FakeWebSocket.made[1]!;
+    expect(second.url).toBe('ws://node-b/api/servers/u/ws');
+    expect(useServerStore.getState().socket).not.toBeNull();
+    second.open();
+    expect(second.sent).toEqual([JSON.stringify({ event: 'auth', args: ['t2'] })]);
+    // The old connection's events no longer reach the store.
+    first.play('status', 'stopping');
+    expect(useServerStore.getState().powerState).toBeNull();
   });
 });
 

@@ -13,20 +13,31 @@ export function isRefreshableJwtError(message: string): boolean {
   return message.includes('exp claim is invalid') || message.includes('created too far in past (denylist)');
 }
 
+/** What the socket handlers need from the page around them. */
+export interface ConnectionActions {
+  /** A fresh websocket token from the panel. */
+  refreshToken: () => Promise<string>;
+  /** Fetches the server again (install finished, transfer succeeded). */
+  reloadServer: () => void;
+  /** Drops this socket and connects again with new credentials (the server may be on another node). */
+  restart: () => void;
+}
+
 /**
- * Wires a ServerSocket to the server store: opens it for the server, keeps its token fresh, and
- * turns daemon events into store changes. The socket closes when the server is left.
+ * Wires a ServerSocket to the server store: keeps its token fresh and turns daemon events into
+ * store changes. The socket closes when the server is left.
  */
-export function attachSocketHandlers(
-  socket: ServerSocket,
-  refreshToken: () => Promise<string>,
-  reloadServer: () => void,
-): void {
+export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionActions): void {
   const store = useServerStore.getState;
   const refresh = () => {
-    refreshToken().then(
-      (token) => socket.setToken(token, true),
-      () => store().setConnection({ socketError: true }),
+    actions.refreshToken().then(
+      (token) => {
+        if (!socket.isClosed) socket.setToken(token, true);
+      },
+      // A refusal that arrives after the user left must not mark the next server's connection.
+      () => {
+        if (!socket.isClosed) store().setConnection({ socketError: true });
+      },
     );
   };
   socket.on(SOCKET_OPEN, () => store().setConnection({ socketError: false }));
@@ -72,13 +83,16 @@ export function attachSocketHandlers(
   });
   socket.on('transfer status', (status) => {
     if (status === 'starting') store().patchServer({ isTransferring: true });
-    else if (status === 'failure') store().patchServer({ isTransferring: false });
-    else if (status === 'success') reloadServer();
-    // Any other transfer status: the daemon side changed under us, start the connection afresh.
-    else socket.reconnect();
+    else if (status === 'success') actions.reloadServer();
+    else {
+      // Any other status (failure included): the daemon side changed under us, so the connection
+      // starts afresh, with new credentials.
+      if (status === 'failure') store().patchServer({ isTransferring: false });
+      actions.restart();
+    }
   });
   socket.on('install started', () => store().patchServer({ status: 'installing' }));
-  socket.on('install completed', reloadServer);
+  socket.on('install completed', actions.reloadServer);
   socket.on('backup restore completed', () => store().patchServer({ status: null }));
 }
 
@@ -111,17 +125,24 @@ export function useServerConnection(
     let cancelled = false;
     let socket: ServerSocket | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
+    const restart = () => {
+      socket?.close();
+      socket = null;
+      store.setSocket(null);
+      store.setConnection({ connected: false });
+      open(0);
+    };
     const open = (attempt: number) => {
       getWebsocketCredentials(serverId).then(
         (credentials) => {
           if (cancelled) return;
           socket = new ServerSocket(credentials.socket);
           socket.setToken(credentials.token);
-          attachSocketHandlers(
-            socket,
-            () => getWebsocketCredentials(serverId).then((c) => c.token),
+          attachSocketHandlers(socket, {
+            refreshToken: () => getWebsocketCredentials(serverId).then((c) => c.token),
             reloadServer,
-          );
+            restart,
+          });
           store.setSocket(socket);
           socket.connect();
         },

@@ -56,6 +56,11 @@ export class ServerSocket {
     return this.socket?.readyState === OPEN;
   }
 
+  /** True once close() was called: the page is done with this connection. */
+  get isClosed(): boolean {
+    return this.closedByUs;
+  }
+
   on(event: string, listener: Listener): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
@@ -94,15 +99,6 @@ export class ServerSocket {
     this.socket = null;
     if (socket) this.detach(socket).close(1000);
     this.listeners.clear();
-  }
-
-  /** Drops the current connection and starts again from scratch (a transfer status, spec §4). */
-  reconnect(): void {
-    this.clearTimers();
-    if (this.socket) this.detach(this.socket).close(1000);
-    this.socket = null;
-    this.closedByUs = false;
-    this.open();
   }
 
   private authenticate(): void {
