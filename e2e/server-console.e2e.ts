@@ -125,6 +125,23 @@ describe('server console in Chromium against the real panel and daemon', () => {
     await screenshots(page, 'server-console-offline');
   });
 
+  it('a reinstall shows the installer notice live and gives the console back when it completes', async () => {
+    // The install may take a moment only: record the notice as it appears, as with Kill above.
+    await page.evaluate(`(() => {
+      window.__sawInstaller = false;
+      const seen = () => document.body.textContent.includes('Your server should be ready soon, please try again in a few minutes.');
+      new MutationObserver(() => { if (seen()) window.__sawInstaller = true; })
+        .observe(document.body, { subtree: true, childList: true, characterData: true });
+    })()`);
+    await api.post(`/api/application/servers/${game.id}/reinstall`);
+    await expect.poll(() => page.evaluate('window.__sawInstaller'), { timeout: 30_000 }).toBe(true);
+    // `install completed` reloads the server: the console comes back without a page reload.
+    await page.getByLabel('Console command').waitFor({ timeout: 90_000 });
+    await expect(page.getByText('Running Installer').count()).resolves.toBe(0);
+    await expect.poll(() => page.title()).toBe('Survival World | Console');
+    await waitForStatus(page, panel, 'offline', 20_000);
+  });
+
   it('shows the suspended notice instead of the console', async () => {
     await page.goto(`${panel.url}/server/${frozen.identifier}`);
     await page.getByText('This server is suspended and cannot be accessed.').waitFor();
