@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,7 @@ describe('the panel process', () => {
       LOCAL_DAEMON_PORT: String(daemonPort),
       LOCAL_SFTP_PORT: String(await freePort()),
       LOCAL_ALLOCATIONS: '41000-41004',
+      LOCAL_CONSOLE_THROTTLE_LINES: '5000',
     };
 
     const first = await startPanel(port, env);
@@ -93,6 +94,9 @@ describe('the panel process', () => {
     expect(eggs.body.meta.pagination.total).toBeGreaterThan(0);
     const daemonAnswer = await waitForDaemon(daemonPort);
     expect(daemonAnswer).toBe(401);
+    // The local daemon's console throttle follows LOCAL_CONSOLE_THROTTLE_LINES.
+    const daemonConfig = JSON.parse(readFileSync(path.join(dataDir, 'daemon', 'config.json'), 'utf8'));
+    expect(daemonConfig.throttles).toEqual({ lines: 5000, line_reset_interval: 100 });
     expect(await first.stop()).toBe(0);
 
     const second = await startPanel(port, env);

@@ -60,6 +60,7 @@ const schema = z
       .string()
       .regex(/^\d{1,5}-\d{1,5}$/u, 'must be a port range such as 25565-25599')
       .default('25565-25599'),
+    LOCAL_CONSOLE_THROTTLE_LINES: z.coerce.number().int().min(1).default(2000),
   })
   .superRefine((v, ctx) => {
     if (v.RECAPTCHA_ENABLED && (!v.RECAPTCHA_SITE_KEY || !v.RECAPTCHA_SECRET_KEY)) {
@@ -102,7 +103,14 @@ export interface Config {
   /** bytes: larger files are not opened in the file editor (and not read through the panel) */
   filesMaxEditSize: number;
   /** the embedded default: a daemon for this machine, started by the panel */
-  localDaemon: { enabled: boolean; port: number; sftpPort: number; ports: [number, number] };
+  localDaemon: {
+    enabled: boolean;
+    port: number;
+    sftpPort: number;
+    ports: [number, number];
+    /** Console lines per 100 ms the local daemon passes on before it throttles. */
+    consoleThrottleLines: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -180,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: v.LOCAL_DAEMON_PORT,
       sftpPort: v.LOCAL_SFTP_PORT,
       ports: v.LOCAL_ALLOCATIONS.split('-').map(Number) as [number, number],
+      consoleThrottleLines: v.LOCAL_CONSOLE_THROTTLE_LINES,
     },
   };
 }

@@ -108,6 +108,7 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
     },
     allowed_origins: originsOf(ctx.config.appUrl),
     runtime: { hidden_paths: [ctx.config.dataDir] },
+    throttles: { lines: ctx.config.localDaemon.consoleThrottleLines, line_reset_interval: 100 },
   };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, 'config.json');
