@@ -11,10 +11,17 @@ import { can } from '../../lib/shared.ts';
 import { useTitle } from '../../lib/useTitle.ts';
 import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
+import { SettingsPage } from './settings/SettingsPage.tsx';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
 import { useServerConnection } from './connection.ts';
 import { gateFor } from './gating.ts';
 import { isInConflict, useServerStore } from './store.ts';
+
+/** The server area's pages, in tab order: path below /server/{id}, label key, screen. */
+const TABS = [
+  { path: '', label: 'console', Page: ConsolePage },
+  { path: 'settings', label: 'settings.title', Page: SettingsPage },
+] as const;
 
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
@@ -47,10 +54,11 @@ export function ServerArea() {
 
   const loaded = server !== null && server.id === id;
   const gate = gateFor(rest, permissions);
+  const page = gate === 'allowed' ? TABS.find((tab) => tab.path === rest) : undefined;
   // A root admin on the bare root path still gets the console of a server in a conflict state.
   const conflict = loaded && isInConflict(server) && !(rootAdmin && rest === '');
   const kind = loaded ? conflictKind(server) : null;
-  // The console page titles itself; the other screens are titled here as '{server name} | {title}'.
+  // Pages title themselves; notices, denials and not-found are titled here as '{server name} | {title}'.
   useTitle(
     !loaded
       ? undefined
@@ -58,7 +66,7 @@ export function ServerArea() {
         ? `${server.name} | ${t(`conflict.${kind}_title`)}`
         : gate === 'denied'
           ? `${server.name} | ${t('access_denied')}`
-          : rest !== ''
+          : !page
             ? `${server.name} | 404`
             : undefined,
   );
@@ -74,15 +82,18 @@ export function ServerArea() {
     <div className="flex flex-1 flex-col">
       <div className="border-b border-zinc-800 bg-zinc-900/60">
         <div className="mx-auto flex w-full max-w-[1200px] items-center gap-2 overflow-x-auto px-4 sm:px-6">
-          <NavLink
-            to={`/server/${id}`}
-            end
-            className={({ isActive }) =>
-              `${TAB} ${isActive ? 'border-sky-500 text-zinc-100' : 'border-transparent'}`
-            }
-          >
-            {t('console')}
-          </NavLink>
+          {TABS.filter((tab) => gateFor(tab.path, permissions) === 'allowed').map((tab) => (
+            <NavLink
+              key={tab.path}
+              to={tab.path === '' ? `/server/${id}` : `/server/${id}/${tab.path}`}
+              end
+              className={({ isActive }) =>
+                `${TAB} ${isActive ? 'border-sky-500 text-zinc-100' : 'border-transparent'}`
+              }
+            >
+              {t(tab.label)}
+            </NavLink>
+          ))}
           {rootAdmin && (
             <a
               href={`/admin/servers/view/${server.internalId}`}
@@ -102,10 +113,10 @@ export function ServerArea() {
             <ConflictNotice server={server} />
           ) : gate === 'denied' ? (
             <ScreenBlock title={t('access_denied')} message={t('access_denied_text')} />
-          ) : gate === 'not-found' || rest !== '' ? (
-            <NotFoundScreen />
+          ) : page ? (
+            <page.Page />
           ) : (
-            <ConsolePage />
+            <NotFoundScreen />
           )}
         </ServerErrorBoundary>
       </div>
