@@ -13,6 +13,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { serverRoutes } from './modules/servers/servers.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
 import { startupRoutes } from './modules/startup/startup.routes.ts';
+import { serverSettingsRoutes } from './modules/server-settings/server-settings.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
@@ -96,6 +97,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     serverRoutes(client, ctx);
     fileRoutes(client, ctx);
     startupRoutes(client, ctx);
+    serverSettingsRoutes(client, ctx);
   });
 
   await app.register(async (application) => {
@@ -118,7 +120,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await app.register(async (remote) => remoteRoutes(remote, ctx));
 
-  await webRoutes(app, ctx, opts.webDist);
+  await webRoutes(app, ctx, routeMiss, opts.webDist);
   app.addHook('onClose', async () => ctx.services.servers.daemonClient.close());
   return app;
 }

@@ -8,6 +8,7 @@ import { ActivityRepository } from './modules/activity/activity.repository.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
 import { FilesService } from './modules/files/files.service.ts';
 import { StartupService } from './modules/startup/startup.service.ts';
+import { ServerSettingsService } from './modules/server-settings/server-settings.service.ts';
 import { ApiKeysRepository } from './modules/api-keys/api-keys.repository.ts';
 import { ApiKeysService } from './modules/api-keys/api-keys.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
@@ -88,6 +89,7 @@ function createServices(
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   const servers = new ServersService(repos.servers, daemon, activity, config);
+  const serverManagement = new ServerManagementService(repos.servers, daemon, activity);
   return {
     nodes,
     locations: new LocationsService(repos.locations, activity),
@@ -118,7 +120,8 @@ function createServices(
       daemon,
       activity,
     ),
-    serverManagement: new ServerManagementService(repos.servers, daemon, activity),
+    serverManagement,
+    serverSettings: new ServerSettingsService(repos.servers, servers, serverManagement, activity),
     serverUpdate: new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
     apiKeys: new ApiKeysService(repos.apiKeys),

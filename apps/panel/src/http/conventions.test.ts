@@ -64,6 +64,13 @@ describe('errors', () => {
     expect(put.status).toBe(405);
     expect(put.headers.get('allow')).toMatch(/GET/u);
     expect(put.headers.get('allow')).toMatch(/POST/u);
+    // GET as well, although GET requests elsewhere fall through to the web app's pages.
+    const get = await client.get('/api/client/account/ssh-keys/remove');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(firstError(get).detail).toBe(
+      'The GET method is not supported for route api/client/account/ssh-keys/remove. Supported methods: POST.',
+    );
   });
 
   it('sends 204 answers without a body or a content type', async () => {

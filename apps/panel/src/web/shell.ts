@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from '../context.ts';
 import { twoFactorRequiredFor } from '../http/api-auth.ts';
+import type { RouteMiss } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
 import { ensureSession } from '../http/session.ts';
 import { userBootstrap } from '../modules/users/users.presenter.ts';
@@ -20,7 +21,12 @@ function safeJson(value: unknown): string {
  * Serves the built web app: static assets, translation files, and the HTML shell for every page
  * route with the site configuration and the signed-in user injected (reference §6.2).
  */
-export async function webRoutes(app: FastifyInstance, ctx: AppContext, webDist = path.join(WEB_ROOT, 'dist')) {
+export async function webRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  routeMiss: RouteMiss,
+  webDist = path.join(WEB_ROOT, 'dist'),
+) {
   const { config, services, repositories } = ctx;
   const indexFile = path.join(webDist, 'index.html');
   let template: string | null = null;
@@ -86,9 +92,9 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext, webDist =
   app.get('/', page);
   app.get('/*', async (req, reply) => {
     const first = (req.url.split('?')[0] ?? '').split('/')[1] ?? '';
-    if (['api', 'daemon', 'assets', 'locales'].includes(first)) {
-      throw errors.notFound(`The route ${req.url.split('?')[0]?.slice(1)} could not be found.`);
-    }
+    // A GET on a path known for other methods only (a POST-only API route) is 405, as for the other
+    // methods; anything else there is 404.
+    if (['api', 'daemon', 'assets', 'locales'].includes(first)) throw routeMiss(req.method, req.url);
     return page(req, reply);
   });
 }
