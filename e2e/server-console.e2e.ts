@@ -1,3 +1,4 @@
+import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
@@ -181,5 +182,56 @@ describe('server console in Chromium against the real panel and daemon', () => {
     await page.goto(`${panel.url}/server/${game.identifier}/files`);
     await page.getByText('You do not have permission to access this page.').waitFor();
     await screenshots(page, 'server-access-denied');
+    // Neither settings.* nor file.sftp: no Settings tab.
+    await expect(page.getByRole('link', { name: 'Settings', exact: true }).count()).resolves.toBe(0);
+  });
+
+  it('settings: the SFTP details shown let a real SFTP client in; renaming changes the title', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${panel.url}/auth/login`);
+    await signIn(page, panel.url, owner.username, owner.password);
+    await page.goto(`${panel.url}/server/${game.identifier}`);
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.waitForURL(`${panel.url}/server/${game.identifier}/settings`);
+    await expect.poll(() => page.title()).toBe('Survival World | Settings');
+    const username = (await page.getByTestId('sftp-username').textContent()) ?? '';
+    expect(username).toBe(`${owner.username}.${game.identifier}`);
+    const address = new URL((await page.getByTestId('sftp-address').textContent()) ?? '');
+    await screenshots(page, 'server-settings');
+
+    // What the page says is what works: sign in over SFTP with it and the panel password.
+    const names = await new Promise<string[]>((resolve, reject) => {
+      const client = new ssh2.Client();
+      client.once('error', reject);
+      client.once('ready', () =>
+        client.sftp((error, sftp) => {
+          if (error) return reject(error);
+          sftp.readdir('/', (listError, list) => {
+            client.end();
+            if (listError) reject(listError);
+            else resolve(list.map((entry) => entry.filename));
+          });
+        }),
+      );
+      client.connect({
+        host: address.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(address.port),
+        username,
+        password: owner.password,
+        readyTimeout: 15_000,
+      });
+    });
+    expect(names).toContain('server.js');
+
+    const form = page.getByRole('region', { name: 'Change Server Name' });
+    await form.getByLabel('Server Name').fill('');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('A server name must be provided.').waitFor();
+    await form.getByLabel('Server Name').fill('Survival World II');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.getByText("The server's name and description have been saved.").waitFor();
+    await expect.poll(() => page.title()).toBe('Survival World II | Settings');
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByTestId('server-card').filter({ hasText: 'Survival World II' }).waitFor();
   });
 });
