@@ -5,4 +5,5 @@ export { formatBytes, formatBytesShort, megabytesToBytes } from '@talon/shared/f
 export { formatUptime } from '@talon/shared/format/uptime';
 export { allocationAddress } from '@talon/shared/format/address';
 export { formatLimit, isResourceAlarm } from '@talon/shared/format/limits';
+export { formatModeBits } from '@talon/shared/format/mode';
 export { can } from '@talon/shared/permissions';

@@ -5,6 +5,7 @@ import auth from '../../locales/en/auth.json';
 import account from '../../locales/en/account.json';
 import dashboard from '../../locales/en/dashboard.json';
 import server from '../../locales/en/server.json';
+import files from '../../locales/en/files.json';
 
 /** Component tests use the real English files, loaded synchronously. */
 export function initTestI18n(): void {
@@ -12,7 +13,7 @@ export function initTestI18n(): void {
   void i18next.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { common, auth, account, dashboard, server } },
+    resources: { en: { common, auth, account, dashboard, server, files } },
     defaultNS: 'common',
     keySeparator: '.',
     interpolation: { escapeValue: false },

@@ -11,6 +11,7 @@ import { can } from '../../lib/shared.ts';
 import { useTitle } from '../../lib/useTitle.ts';
 import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
+import { FilesPage } from './files/FilesPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
 import { useServerConnection } from './connection.ts';
@@ -20,12 +21,14 @@ import { isInConflict, useServerStore } from './store.ts';
 /** The server area's pages, in tab order: path below /server/{id}, label key, screen. */
 const TABS = [
   { path: '', label: 'console', Page: ConsolePage },
+  { path: 'files', label: 'files:title', Page: FilesPage },
   { path: 'settings', label: 'settings.title', Page: SettingsPage },
 ] as const;
 
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
-  const { t } = useTranslation('server');
+  // Tab labels from other namespaces (files:title) must be loaded before the tab bar renders.
+  const { t } = useTranslation(['server', 'files']);
   const params = useParams();
   const id = params.id!;
   const rest = (params['*'] ?? '').replace(/\/+$/, '');

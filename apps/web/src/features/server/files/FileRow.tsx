@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { FileEntry } from '../../../api/files.ts';
+import { formatBytes } from '../../../lib/shared.ts';
+import { FileIcon } from './FileIcon.tsx';
+import { FileMenu } from './FileMenu.tsx';
+import { hashFor, joinPath } from './paths.ts';
+import { formatModified } from './time.ts';
+import type { useFileActions } from './useFileActions.ts';
+
+/**
+ * One entry (spec 001 §2): checkbox, icon, name, size (files only) and modified time, then the
+ * action menu, also opened by a right click. Folders open by their name. Editable files will link
+ * to the editor once that screen exists; until then their name is plain text.
+ */
+export function FileRow({
+  entry,
+  directory,
+  selected,
+  onToggle,
+  actions,
+  now,
+}: {
+  entry: FileEntry;
+  directory: string;
+  selected: boolean;
+  onToggle: () => void;
+  actions: ReturnType<typeof useFileActions>;
+  now: Date;
+}) {
+  const { t } = useTranslation('files');
+  const [menuOpen, setMenuOpen] = useState(false);
+  const size = entry.isFile ? formatBytes(entry.size) : null;
+  const modified = formatModified(entry.modifiedAt, now);
+  const name = (
+    <span className="truncate" title={entry.name}>
+      {entry.name}
+    </span>
+  );
+
+  return (
+    <li
+      data-testid="file-row"
+      data-name={entry.name}
+      onContextMenu={(event) => {
+        event.preventDefault();
+        setMenuOpen(true);
+      }}
+      className={`flex items-center gap-3 border-b border-zinc-800 px-3 py-2 last:border-b-0 sm:px-4 ${selected ? 'bg-sky-950/40' : 'hover:bg-zinc-800/50'}`}
+    >
+      <input
+        type="checkbox"
+        checked={selected}
+        onChange={onToggle}
+        aria-label={t('select_one', { name: entry.name })}
+        className="focus-ring h-4 w-4 shrink-0 accent-sky-500"
+      />
+      <FileIcon entry={entry} />
+      <div className="flex min-w-0 flex-1 flex-col">
+        {entry.isFile ? (
+          <span className="flex min-w-0 text-sm text-zinc-100">{name}</span>
+        ) : (
+          <Link
+            to={{ hash: hashFor(joinPath(directory, entry.name)) }}
+            className="focus-ring flex min-w-0 rounded-sm text-sm font-medium text-zinc-100 hover:text-sky-300"
+          >
+            {name}
+          </Link>
+        )}
+        {/* Phones: the size and date columns fold into a line under the name. */}
+        <span className="text-xs text-zinc-500 sm:hidden">{size ? `${size} · ${modified}` : modified}</span>
+      </div>
+      <span className="hidden w-24 shrink-0 text-right text-xs text-zinc-400 sm:block">{size}</span>
+      <time
+        dateTime={entry.modifiedAt.toISOString()}
+        title={entry.modifiedAt.toLocaleString()}
+        className="hidden w-44 shrink-0 text-right text-xs text-zinc-400 sm:block"
+      >
+        {modified}
+      </time>
+      <FileMenu
+        entry={entry}
+        directory={directory}
+        actions={actions}
+        open={menuOpen}
+        onOpenChange={setMenuOpen}
+      />
+    </li>
+  );
+}
