@@ -88,7 +88,7 @@ function createServices(
   const daemon = new DaemonClient(config.appKey);
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
-  const servers = new ServersService(repos.servers, daemon, activity, config);
+  const servers = new ServersService(daemon, activity, config);
   const serverManagement = new ServerManagementService(repos.servers, daemon, activity);
   return {
     nodes,
@@ -110,8 +110,8 @@ function createServices(
     users: new UsersService(repos.users),
     eggs: new EggsService(repos.eggs),
     servers,
-    files: new FilesService(servers, daemon, activity, config.filesMaxEditSize, config.appUrl),
-    startup: new StartupService(repos.servers, servers, activity),
+    files: new FilesService(daemon, activity, config.filesMaxEditSize, config.appUrl),
+    startup: new StartupService(repos.servers, activity),
     serverCreation: new ServerCreationService(
       repos.servers,
       repos.users,
@@ -121,7 +121,7 @@ function createServices(
       activity,
     ),
     serverManagement,
-    serverSettings: new ServerSettingsService(repos.servers, servers, serverManagement, activity),
+    serverSettings: new ServerSettingsService(repos.servers, serverManagement, activity),
     serverUpdate: new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
     apiKeys: new ApiKeysService(repos.apiKeys),

@@ -7,17 +7,15 @@ import { randomAlnum } from '../../lib/crypto.ts';
 import { signHs256 } from '../../lib/jwt.ts';
 import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { requirePermission, type ServerAccess } from '../servers/server-access.ts';
-import type { ServersService } from '../servers/servers.service.ts';
-import type { Node } from '../../db/types.ts';
+import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
 
 /**
  * A server's files through the client API (reference §3.3 "Files"). Every call is proxied to the
- * server's daemon, which jails the paths; the panel checks permissions and the server's state.
+ * server's daemon, which jails the paths. The route's guard has checked the server's state (409);
+ * each method checks the permission (403), then its input (422).
  */
 export class FilesService {
   constructor(
-    private readonly servers: ServersService,
     private readonly daemon: DaemonClient,
     private readonly activity: ActivityService,
     private readonly maxEditSize: number,
@@ -26,11 +24,10 @@ export class FilesService {
   ) {}
 
   /** The file's text; files over the edit size are refused before their bytes are downloaded. */
-  async contents(access: ServerAccess, query: unknown, actor: ActivityActor): Promise<Buffer> {
+  async contents(access: UsableServerAccess, query: unknown, actor: ActivityActor): Promise<Buffer> {
     requirePermission(access, 'file.read-content');
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
-    const node = await this.servers.assertUsable(access);
-    const body = await this.daemon.fileContents(node, access.server.uuid, file, this.maxEditSize);
+    const body = await this.daemon.fileContents(access.node, access.server.uuid, file, this.maxEditSize);
     if (!body) {
       throw errors.badRequest(
         'The file you are attempting to open is too large to view in the file editor.',
@@ -42,43 +39,44 @@ export class FilesService {
   }
 
   /** Creates or replaces a file with the raw request body (which may be empty). */
-  async write(access: ServerAccess, query: unknown, body: unknown, actor: ActivityActor): Promise<void> {
+  async write(
+    access: UsableServerAccess,
+    query: unknown,
+    body: unknown,
+    actor: ActivityActor,
+  ): Promise<void> {
     requirePermission(access, 'file.create');
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
-    const node = await this.servers.assertUsable(access);
     const content = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-    await this.daemon.writeFile(node, access.server.uuid, file, content);
+    await this.daemon.writeFile(access.node, access.server.uuid, file, content);
     await this.activity.log('server:file.write', actor, [{ type: 'server', id: access.server.id }], { file });
   }
 
   /** A directory's entries (reference §3.3: `file_object` list). */
-  async list(access: ServerAccess, query: unknown) {
+  async list(access: UsableServerAccess, query: unknown) {
     requirePermission(access, 'file.read');
     const { directory } = check<{ directory?: string | null }>(query, { directory: 'nullable|string' });
-    const node = await this.servers.assertUsable(access);
-    const entries = await this.daemon.listDirectory(node, access.server.uuid, directory ?? '/');
+    const entries = await this.daemon.listDirectory(access.node, access.server.uuid, directory ?? '/');
     return list('file_object', entries.map(fileObject));
   }
 
   /** A signed, one-time download URL for the node (15 minutes). */
-  async download(access: ServerAccess, query: unknown, actor: ActivityActor) {
+  async download(access: UsableServerAccess, query: unknown, actor: ActivityActor) {
     requirePermission(access, 'file.read-content');
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
-    const node = await this.servers.assertUsable(access);
-    const token = this.signedToken(access, node, { file_path: file });
+    const token = this.signedToken(access, { file_path: file });
     await this.activity.log('server:file.download', actor, this.subject(access), { file });
-    return item('signed_url', { url: `${nodeUrl(node)}/download/file?token=${token}` });
+    return item('signed_url', { url: `${nodeUrl(access.node)}/download/file?token=${token}` });
   }
 
   /** A signed, one-time upload URL for the node (15 minutes); the browser adds `directory`. */
-  async upload(access: ServerAccess) {
+  async upload(access: UsableServerAccess) {
     requirePermission(access, 'file.create');
-    const node = await this.servers.assertUsable(access);
-    const token = this.signedToken(access, node, {});
-    return item('signed_url', { url: `${nodeUrl(node)}/upload/file?token=${token}` });
+    const token = this.signedToken(access, {});
+    return item('signed_url', { url: `${nodeUrl(access.node)}/upload/file?token=${token}` });
   }
 
-  async rename(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+  async rename(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'file.update');
     const { root, files } = check<{ root: string; files: { from: string; to: string }[] }>(body, {
       root: 'required|string',
@@ -86,32 +84,29 @@ export class FilesService {
       'files.*.from': 'required|string',
       'files.*.to': 'required|string',
     });
-    const node = await this.servers.assertUsable(access);
     const pairs = files.map((f) => ({ from: f.from, to: f.to }));
-    await this.daemon.renameFiles(node, access.server.uuid, root, pairs);
+    await this.daemon.renameFiles(access.node, access.server.uuid, root, pairs);
     await this.activity.log('server:file.rename', actor, this.subject(access), {
       directory: root,
       files: pairs,
     });
   }
 
-  async copy(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+  async copy(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'file.create');
     const { location } = check<{ location: string }>(body, { location: 'required|string' });
-    const node = await this.servers.assertUsable(access);
-    await this.daemon.copyFile(node, access.server.uuid, location);
+    await this.daemon.copyFile(access.node, access.server.uuid, location);
     await this.activity.log('server:file.copy', actor, this.subject(access), { file: location });
   }
 
-  async compress(access: ServerAccess, body: unknown, actor: ActivityActor) {
+  async compress(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
     requirePermission(access, 'file.archive');
     const { root, files } = check<{ root?: string | null; files: string[] }>(body, {
       root: 'nullable|string',
       files: 'required|array',
       'files.*': 'string',
     });
-    const node = await this.servers.assertUsable(access);
-    const archive = await this.daemon.compressFiles(node, access.server.uuid, root ?? '/', files);
+    const archive = await this.daemon.compressFiles(access.node, access.server.uuid, root ?? '/', files);
     await this.activity.log('server:file.compress', actor, this.subject(access), {
       directory: root ?? '/',
       files,
@@ -119,40 +114,37 @@ export class FilesService {
     return item('file_object', fileObject(archive));
   }
 
-  async decompress(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+  async decompress(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'file.create');
     const { root, file } = check<{ root?: string | null; file: string }>(body, {
       root: 'nullable|string',
       file: 'required|string',
     });
-    const node = await this.servers.assertUsable(access);
-    await this.daemon.decompressFile(node, access.server.uuid, root ?? '/', file);
+    await this.daemon.decompressFile(access.node, access.server.uuid, root ?? '/', file);
     await this.activity.log('server:file.decompress', actor, this.subject(access), {
       directory: root ?? '/',
       file,
     });
   }
 
-  async delete(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+  async delete(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'file.delete');
     const { root, files } = check<{ root: string; files: string[] }>(body, {
       root: 'required|string',
       files: 'required|array',
       'files.*': 'string',
     });
-    const node = await this.servers.assertUsable(access);
-    await this.daemon.deleteFiles(node, access.server.uuid, root, files);
+    await this.daemon.deleteFiles(access.node, access.server.uuid, root, files);
     await this.activity.log('server:file.delete', actor, this.subject(access), { directory: root, files });
   }
 
-  async createFolder(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
+  async createFolder(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'file.create');
     const { root, name } = check<{ root?: string | null; name: string }>(body, {
       root: 'nullable|string',
       name: 'required|string',
     });
-    const node = await this.servers.assertUsable(access);
-    await this.daemon.createDirectory(node, access.server.uuid, name, root ?? '/');
+    await this.daemon.createDirectory(access.node, access.server.uuid, name, root ?? '/');
     await this.activity.log('server:file.create-directory', actor, this.subject(access), {
       directory: root ?? '/',
       name,
@@ -160,7 +152,7 @@ export class FilesService {
   }
 
   /** Modes are numbers in the request (e.g. 755) and octal strings for the daemon. No activity event. */
-  async chmod(access: ServerAccess, body: unknown): Promise<void> {
+  async chmod(access: UsableServerAccess, body: unknown): Promise<void> {
     requirePermission(access, 'file.update');
     const { root, files } = check<{ root: string; files: { file: string; mode: string | number }[] }>(body, {
       root: 'required|string',
@@ -168,17 +160,17 @@ export class FilesService {
       'files.*.file': 'required|string',
       'files.*.mode': 'required|numeric',
     });
-    const node = await this.servers.assertUsable(access);
     const changes = files.map((f) => ({ file: f.file, mode: String(f.mode) }));
-    await this.daemon.chmodFiles(node, access.server.uuid, root, changes);
+    await this.daemon.chmodFiles(access.node, access.server.uuid, root, changes);
   }
 
-  private subject(access: ServerAccess) {
+  private subject(access: UsableServerAccess) {
     return [{ type: 'server', id: access.server.id }];
   }
 
   /** The claims of reference §3.4 for a 15-minute download/upload token, signed with the node's token. */
-  private signedToken(access: ServerAccess, node: Node, extra: Record<string, unknown>): string {
+  private signedToken(access: UsableServerAccess, extra: Record<string, unknown>): string {
+    const { node } = access;
     const now = Math.floor(Date.now() / 1000);
     const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
     return signHs256(

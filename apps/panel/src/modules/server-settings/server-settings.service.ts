@@ -2,21 +2,19 @@ import { check } from '../../http/input.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { ServerManagementService } from '../servers/server-management.service.ts';
-import { requirePermission, type ServerAccess } from '../servers/server-access.ts';
+import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
-import type { ServersService } from '../servers/servers.service.ts';
 
 /**
  * What a server's users change about the server itself through the client API (reference §3.3
  * "Settings"): its name and description, and a reinstall. The docker image lives with startup.
  *
- * Checks run in the reference's order (§2.9): server state (409), then permission (403), then input
- * (422).
+ * Checks run in the reference's order (§2.9): server state (409, the route's guard), then
+ * permission (403), then input (422).
  */
 export class ServerSettingsService {
   constructor(
     private readonly repo: ServersRepository,
-    private readonly servers: ServersService,
     private readonly management: ServerManagementService,
     private readonly activity: ActivityService,
   ) {}
@@ -25,8 +23,7 @@ export class ServerSettingsService {
    * POST /settings/rename. An absent `description` keeps the current one; a null or empty one
    * clears it. Each change that really happened is logged with its old and new value.
    */
-  async rename(access: ServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    await this.servers.assertUsable(access);
+  async rename(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'settings.rename');
     const input = check<{ name: string; description?: string | null }>(body, {
       name: 'required|string|min:1|max:191',
@@ -50,8 +47,7 @@ export class ServerSettingsService {
   }
 
   /** POST /settings/reinstall: the same reinstall operators start from the application API. */
-  async reinstall(access: ServerAccess, actor: ActivityActor): Promise<void> {
-    await this.servers.assertUsable(access);
+  async reinstall(access: UsableServerAccess, actor: ActivityActor): Promise<void> {
     requirePermission(access, 'settings.reinstall');
     await this.management.reinstall(access.server, actor);
   }

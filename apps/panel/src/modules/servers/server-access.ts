@@ -1,5 +1,5 @@
 import { ADMIN_SOCKET_PERMISSIONS, can, WILDCARD } from '@talon/shared';
-import type { Server, User } from '../../db/types.ts';
+import type { Node, Server, User } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import type { ServersRepository } from './servers.repository.ts';
 
@@ -13,8 +13,24 @@ export interface ServerAccess {
 }
 
 /**
+ * Access to a server whose state was checked (reference §3.0 step 3): what every client route but
+ * the details gets, so its service can only ever start after the 409. Carries the server's node.
+ */
+export interface UsableServerAccess extends ServerAccess {
+  node: Node;
+}
+
+/**
+ * Which state rule a route follows: `usable` refuses every conflict; `websocket` lets root admins
+ * watch a server that is installing or restoring, never a suspended one or one on a node in
+ * maintenance.
+ */
+export type StateRule = 'usable' | 'websocket';
+
+/**
  * The server-access guard (DESIGN.md §4): owner, root admin or subuser, else 404 so ids cannot be
- * probed.
+ * probed. The server's state is not looked at: only the details route uses this alone (and the
+ * server list, per row); every other route goes through {@link resolveUsableServer}.
  */
 export async function resolveServerAccess(
   repo: ServersRepository,
@@ -28,6 +44,32 @@ export async function resolveServerAccess(
   const subuser = await repo.findSubuser(server.id, user.id);
   if (!subuser) throw errors.notFound('The requested resource does not exist on this server.');
   return { server, user, isOwner, permissions: JSON.parse(subuser.permissions) as string[] };
+}
+
+/**
+ * The whole guard of a client server route, in the reference's order (§2.9, §3.0): unknown server
+ * or no relation (404), then the server's state (409). Services receive its result and go on with
+ * the permission (403), then the input (422), so the order lives here and nowhere else.
+ */
+export async function resolveUsableServer(
+  repo: ServersRepository,
+  user: User,
+  identifier: string,
+  rule: StateRule = 'usable',
+): Promise<UsableServerAccess> {
+  const access = await resolveServerAccess(repo, user, identifier);
+  const node = await repo.findNode(access.server.node_id);
+  if (!node) throw errors.notFound();
+  const conflict = serverConflict(access.server, node.maintenance_mode === 1);
+  if (conflict && !(rule === 'websocket' && adminMayWatch(access.user, conflict))) {
+    throw conflictError(conflict);
+  }
+  return { ...access, node };
+}
+
+/** Root admins may still watch an installing or restoring server's console; nobody a suspended one. */
+function adminMayWatch(user: User, conflict: Conflict): boolean {
+  return user.root_admin === 1 && conflict !== 'suspended' && conflict !== 'maintenance';
 }
 
 export function requirePermission(access: ServerAccess, permission: string): void {

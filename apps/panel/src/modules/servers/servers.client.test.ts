@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Egg, Node, User } from '../../db/types.ts';
+import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
@@ -173,5 +173,128 @@ describe('GET /api/client/servers/{server}', () => {
     });
     expect(payload.exp - payload.iat).toBe(600);
     expect(header.jti).toBe(payload.jti);
+  });
+});
+
+describe('the order of the checks: server state (409), then permission (403), then input (422)', () => {
+  let ordered: Server;
+  let helperClient: TestClient;
+  let starterClient: TestClient;
+  const url = (path = '') => `/api/client/servers/${ordered.uuid_short}${path}`;
+  const setStatus = (status: Server['status']) =>
+    panel.ctx.repositories.servers.update(ordered.id, { status });
+  const suspendedError = {
+    code: 'ServerStateConflictException',
+    status: '409',
+    detail: 'This server is currently suspended and the functionality requested is unavailable.',
+  };
+
+  beforeAll(async () => {
+    ordered = await serverRow(panel.ctx, node, egg, bob.id, { name: 'Ordered' });
+    // helper: no power, no websocket; starter: control.start only.
+    const helper = await panel.createUser({ username: 'helper' });
+    const starter = await panel.createUser({ username: 'starter' });
+    for (const [user, permissions] of [
+      [helper, ['control.console']],
+      [starter, ['control.start']],
+    ] as const) {
+      await panel.ctx.db.db
+        .insertInto('subusers')
+        .values({
+          user_id: user.id,
+          server_id: ordered.id,
+          permissions: JSON.stringify(permissions),
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        })
+        .execute();
+    }
+    helperClient = await panel.signedIn(helper);
+    starterClient = await panel.signedIn(starter);
+  });
+
+  it('answers 409 on a suspended server to a subuser without the permission and to an owner with bad input', async () => {
+    await setStatus('suspended');
+    try {
+      const cases = [
+        // no control.start (403 on a usable server)
+        await helperClient.post(url('/power'), { signal: 'start' }),
+        // no websocket.connect
+        await helperClient.get(url('/websocket')),
+        // an invalid signal and an empty command from the owner (422 on a usable server)
+        await bobClient.post(url('/power'), { signal: 'random' }),
+        await bobClient.post(url('/command'), { command: '' }),
+        await helperClient.post(url('/command'), {}),
+        await bobClient.get(url('/resources')),
+      ];
+      for (const res of cases) {
+        expect(res.status).toBe(409);
+        expect(firstError(res)).toEqual(suspendedError);
+      }
+      // The details stay visible in every state.
+      expect((await helperClient.get(url())).status).toBe(200);
+    } finally {
+      await setStatus(null);
+    }
+  });
+
+  it('answers 403 before 422 on a usable server', async () => {
+    for (const res of [
+      await helperClient.post(url('/power'), { signal: 'random' }),
+      await helperClient.post(url('/power'), {}),
+      // An unknown signal needs a permission no subuser holds, whatever power keys it has.
+      await starterClient.post(url('/power'), { signal: 'random' }),
+      await starterClient.post(url('/command'), { command: '' }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(firstError(res)).toEqual({
+        code: 'AccessDeniedHttpException',
+        status: '403',
+        detail: 'This action is unauthorized.',
+      });
+    }
+    const invalid = await bobClient.post(url('/power'), { signal: 'random' });
+    expect(invalid.status).toBe(422);
+    expect(firstError(invalid).meta.source_field).toBe('signal');
+    // With the permission, the input is what is wrong.
+    const empty = await helperClient.post(url('/command'), { command: '' });
+    expect(empty.status).toBe(422);
+    expect(firstError(empty).meta.source_field).toBe('command');
+    expect((await starterClient.get(url('/websocket'))).status).toBe(403);
+  });
+
+  it('lets only root admins open the websocket of an installing server, never of a suspended one or one in maintenance', async () => {
+    try {
+      await setStatus('installing');
+      expect((await adminClient.get(url('/websocket'))).status).toBe(200);
+      // A subuser without websocket.connect hears about the state first.
+      expect((await helperClient.get(url('/websocket'))).status).toBe(409);
+      expect((await bobClient.get(url('/websocket'))).status).toBe(409);
+
+      await setStatus('suspended');
+      const suspended = await adminClient.get(url('/websocket'));
+      expect(suspended.status).toBe(409);
+      expect(firstError(suspended)).toEqual(suspendedError);
+
+      await setStatus(null);
+      await panel.ctx.db.db
+        .updateTable('nodes')
+        .set({ maintenance_mode: 1 })
+        .where('id', '=', node.id)
+        .execute();
+      const maintenance = await adminClient.get(url('/websocket'));
+      expect(maintenance.status).toBe(409);
+      expect(firstError(maintenance).detail).toBe(
+        'The node of this server is currently under maintenance and the functionality requested is unavailable.',
+      );
+      expect((await helperClient.get(url())).status).toBe(200);
+    } finally {
+      await panel.ctx.db.db
+        .updateTable('nodes')
+        .set({ maintenance_mode: 0 })
+        .where('id', '=', node.id)
+        .execute();
+      await setStatus(null);
+    }
   });
 });

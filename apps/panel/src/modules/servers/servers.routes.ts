@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
 import { filters } from '../../http/query.ts';
-import { resolveServerAccess } from './server-access.ts';
+import { resolveServerAccess, resolveUsableServer, type StateRule } from './server-access.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
 
@@ -12,8 +12,10 @@ type ServerRequest = FastifyRequest<{ Params: { server: string } }>;
 /** The client API's server list and the per-server endpoints of this stage (reference §3.2, §3.3). */
 export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
-  const access = (req: ServerRequest) =>
-    resolveServerAccess(repositories.servers, requireActor(req).user, req.params.server);
+  // 404, then the server's state (409), before the service checks permission and input; the details
+  // route alone skips the state check (reference §3.0).
+  const access = (req: ServerRequest, rule?: StateRule) =>
+    resolveUsableServer(repositories.servers, requireActor(req).user, req.params.server, rule);
 
   app.get('/api/client', async (req) => {
     const { user } = requireActor(req);
@@ -43,7 +45,8 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.get('/api/client/servers/:server', async (req: ServerRequest) => {
-    const grants = await access(req);
+    // Shown in every server state.
+    const grants = await resolveServerAccess(repositories.servers, requireActor(req).user, req.params.server);
     const bundle = await repositories.servers.bundle(grants.server);
     return item('server', clientServerAttributes(bundle, grants), {
       is_server_owner: grants.isOwner,
@@ -52,7 +55,7 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.get('/api/client/servers/:server/websocket', async (req: ServerRequest) => ({
-    data: await services.servers.websocket(await access(req)),
+    data: await services.servers.websocket(await access(req, 'websocket')),
   }));
 
   app.get('/api/client/servers/:server/resources', async (req: ServerRequest) =>

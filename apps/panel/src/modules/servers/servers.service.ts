@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { WILDCARD } from '@talon/shared';
 import type { Config } from '../../config/config.ts';
 import { DaemonClient, nodeUrl, type PowerAction } from '../../daemon-client/daemon-client.ts';
 import { errors, HttpError } from '../../http/errors.ts';
@@ -6,52 +7,25 @@ import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
 import { signHs256 } from '../../lib/jwt.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import {
-  conflictError,
-  requirePermission,
-  serverConflict,
-  socketPermissions,
-  type ServerAccess,
-} from './server-access.ts';
-import type { ServersRepository } from './servers.repository.ts';
+import { requirePermission, socketPermissions, type UsableServerAccess } from './server-access.ts';
 
 const SOCKET_TOKEN_SECONDS = 10 * 60;
 
 /** What users do with one server through the client API: details, console token, stats, power. */
 export class ServersService {
   constructor(
-    private readonly repo: ServersRepository,
     readonly daemonClient: DaemonClient,
     private readonly activity: ActivityService,
     private readonly config: Config,
   ) {}
 
-  private async node(access: ServerAccess) {
-    const node = await this.repo.findNode(access.server.node_id);
-    if (!node) throw errors.notFound();
-    return node;
-  }
-
-  /** 409 when the server is suspended, installing, restoring or its node is in maintenance. */
-  async assertUsable(access: ServerAccess) {
-    const node = await this.node(access);
-    const conflict = serverConflict(access.server, node.maintenance_mode === 1);
-    if (conflict) throw conflictError(conflict);
-    return node;
-  }
-
-  /** Credentials for the console websocket (reference §3.4): a 10-minute HS256 JWT. */
-  async websocket(access: ServerAccess) {
+  /**
+   * Credentials for the console websocket (reference §3.4): a 10-minute HS256 JWT. The route's guard
+   * has already applied the websocket state rule (root admins may watch an installing server).
+   */
+  async websocket(access: UsableServerAccess) {
     requirePermission(access, 'websocket.connect');
-    const node = await this.node(access);
-    const conflict = serverConflict(access.server, node.maintenance_mode === 1);
-    // Root admins may still watch an installing or restoring server; nobody a suspended one.
-    if (
-      conflict &&
-      (access.user.root_admin !== 1 || conflict === 'suspended' || conflict === 'maintenance')
-    ) {
-      throw conflictError(conflict);
-    }
+    const { node } = access;
     const now = Math.floor(Date.now() / 1000);
     const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
     const token = signHs256(
@@ -75,11 +49,10 @@ export class ServersService {
     return { token, socket };
   }
 
-  async resources(access: ServerAccess) {
-    const node = await this.assertUsable(access);
+  async resources({ node, server }: UsableServerAccess) {
     let state;
     try {
-      state = await this.daemonClient.server(node, access.server.uuid);
+      state = await this.daemonClient.server(node, server.uuid);
     } catch (e) {
       // Every daemon failure of this endpoint answers 504, as the reference does.
       if (e instanceof HttpError) throw new HttpError(504, e.code, e.detail);
@@ -100,35 +73,39 @@ export class ServersService {
     };
   }
 
-  async command(access: ServerAccess, body: unknown, actor: ActivityActor) {
+  async command(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
     requirePermission(access, 'control.console');
     const { command } = check<{ command: string }>(body, { command: 'required|string|min:1' });
-    const node = await this.assertUsable(access);
-    await this.daemonClient.commands(node, access.server.uuid, [command]);
+    await this.daemonClient.commands(access.node, access.server.uuid, [command]);
     await this.activity.log('server:console.command', actor, [{ type: 'server', id: access.server.id }], {
       command,
     });
   }
 
-  async power(access: ServerAccess, body: unknown, actor: ActivityActor) {
+  /**
+   * The permission depends on the signal and is decided before the signal is validated (reference
+   * §3.3): an unknown signal needs a permission no subuser holds, so subusers get 403 where the
+   * owner gets 422.
+   */
+  async power(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
     const signal = (body as { signal?: unknown } | null)?.signal;
-    // The permission is decided before validation, as the reference orders it.
-    const needed: Record<string, string> = {
-      start: 'control.start',
-      stop: 'control.stop',
-      kill: 'control.stop',
-      restart: 'control.restart',
-    };
-    const anyPower = ['control.start', 'control.stop', 'control.restart'].some((p) =>
-      access.permissions[0] === '*' ? true : access.permissions.includes(p),
-    );
-    if (!anyPower) throw errors.forbidden();
+    const needed =
+      typeof signal === 'string' && Object.hasOwn(POWER_PERMISSIONS, signal)
+        ? POWER_PERMISSIONS[signal]
+        : null;
+    if (needed) requirePermission(access, needed);
+    else if (access.permissions[0] !== WILDCARD) throw errors.forbidden();
     check(body, { signal: 'required|string|in:start,stop,restart,kill' });
-    requirePermission(access, needed[signal as string] ?? 'control.start');
-    const node = await this.assertUsable(access);
-    await this.daemonClient.power(node, access.server.uuid, signal as PowerAction);
+    await this.daemonClient.power(access.node, access.server.uuid, signal as PowerAction);
     await this.activity.log(`server:power.${signal as string}`, actor, [
       { type: 'server', id: access.server.id },
     ]);
   }
 }
+
+const POWER_PERMISSIONS: Record<string, string> = {
+  start: 'control.start',
+  stop: 'control.stop',
+  kill: 'control.stop',
+  restart: 'control.restart',
+};

@@ -206,3 +206,43 @@ describe('PUT /settings/docker-image', () => {
     expect((await stored()).image).toBe(IMAGES['Java 21']);
   });
 });
+
+describe('the order of the checks: server state (409), then permission (403), then input (422)', () => {
+  const suspend = (status: Server['status']) => panel.ctx.repositories.servers.update(server.id, { status });
+
+  it('answers 409 on a suspended server to a reader without the permission and to the owner with bad input', async () => {
+    await suspend('suspended');
+    try {
+      for (const res of [
+        await readerClient.put(`${base()}/startup/variable`, { key: 'MAX_PLAYERS', value: '5' }),
+        await readerClient.put(`${base()}/settings/docker-image`, { docker_image: IMAGES['Java 17'] }),
+        await ownerClient.put(`${base()}/startup/variable`, { value: 'x' }),
+        await ownerClient.put(`${base()}/settings/docker-image`, { docker_image: 'bad image!$' }),
+        await ownerClient.get(`${base()}/startup`),
+      ]) {
+        expect(res.status).toBe(409);
+        expect(firstError(res)).toEqual({
+          code: 'ServerStateConflictException',
+          status: '409',
+          detail: 'This server is currently suspended and the functionality requested is unavailable.',
+        });
+      }
+    } finally {
+      await suspend(null);
+    }
+    expect(await storedValue('MAX_PLAYERS')).toBe('64');
+  });
+
+  it('answers 403 before 422 on a usable server', async () => {
+    for (const res of [
+      await readerClient.put(`${base()}/startup/variable`, { value: 'x' }),
+      await readerClient.put(`${base()}/settings/docker-image`, { docker_image: 'bad image!$' }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(firstError(res).code).toBe('AccessDeniedHttpException');
+    }
+    expect(
+      (await ownerClient.put(`${base()}/settings/docker-image`, { docker_image: 'bad image!$' })).status,
+    ).toBe(422);
+  });
+});

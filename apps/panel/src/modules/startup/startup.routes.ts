@@ -2,15 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, list } from '../../http/envelope.ts';
-import { resolveServerAccess } from '../servers/server-access.ts';
+import { resolveUsableServer } from '../servers/server-access.ts';
 
 type ServerRequest = FastifyRequest<{ Params: { server: string } }>;
 
 /** Client API startup routes and the docker image setting (reference §3.3 "Startup", "Settings"). */
 export function startupRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
+  // 404, then the server's state (409), before the service checks permission and input.
   const access = (req: ServerRequest) =>
-    resolveServerAccess(repositories.servers, requireActor(req).user, req.params.server);
+    resolveUsableServer(repositories.servers, requireActor(req).user, req.params.server);
 
   app.get('/api/client/servers/:server/startup', async (req: ServerRequest) => {
     const { variables, meta } = await services.startup.show(await access(req));

@@ -3,10 +3,9 @@ import { errors, ValidationFailed } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { requirePermission, type ServerAccess } from '../servers/server-access.ts';
+import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
 import { eggVariableAttributes, invocation } from '../servers/servers.presenter.ts';
 import type { ServerBundle, ServersRepository } from '../servers/servers.repository.ts';
-import type { ServersService } from '../servers/servers.service.ts';
 
 /** The client API's docker image rule: an optional display prefix, then the image reference. */
 const CLIENT_IMAGE_RULE = 'regex:/^[\\w#\\.\\/\\- ]*\\|?~?[\\w\\.\\/\\-:@ ]*$/';
@@ -17,23 +16,21 @@ export function eggImages(bundle: ServerBundle): Record<string, string> {
   return parsed && !Array.isArray(parsed) ? parsed : {};
 }
 
-/** A server's startup command, variables and image, as its users may change them (reference §3.3). */
+/**
+ * A server's startup command, variables and image, as its users may change them (reference §3.3).
+ * The route's guard has checked the server's state (409); each method checks the permission (403),
+ * then its input (422).
+ */
 export class StartupService {
   constructor(
     private readonly repo: ServersRepository,
-    private readonly servers: ServersService,
     private readonly activity: ActivityService,
   ) {}
 
-  private async bundle(access: ServerAccess) {
-    await this.servers.assertUsable(access);
-    return this.repo.bundle(access.server);
-  }
-
   /** GET /startup: user-viewable variables, the command as the caller may see it, the egg's images. */
-  async show(access: ServerAccess) {
+  async show(access: UsableServerAccess) {
     requirePermission(access, 'startup.read');
-    const b = await this.bundle(access);
+    const b = await this.repo.bundle(access.server);
     return {
       variables: b.variables
         .filter((v) => v.variable.user_viewable === 1)
@@ -47,13 +44,13 @@ export class StartupService {
   }
 
   /** PUT /startup/variable: one user-editable variable, checked with its own rules. */
-  async updateVariable(access: ServerAccess, body: unknown, actor: ActivityActor) {
+  async updateVariable(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
     requirePermission(access, 'startup.update');
     const input = check<{ key: string; value: string | null }>(body, {
       key: 'required|string',
       value: 'present',
     });
-    const b = await this.bundle(access);
+    const b = await this.repo.bundle(access.server);
     const current = b.variables.find(
       (v) => v.variable.env_variable === input.key && v.variable.user_viewable === 1,
     );
@@ -83,9 +80,9 @@ export class StartupService {
   }
 
   /** PUT /settings/docker-image: one of the egg's images, unless an admin set another by hand. */
-  async setImage(access: ServerAccess, body: unknown, actor: ActivityActor) {
+  async setImage(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
     requirePermission(access, 'startup.docker-image');
-    const b = await this.bundle(access);
+    const b = await this.repo.bundle(access.server);
     const images = Object.values(eggImages(b));
     const { docker_image: image } = check<{ docker_image: string }>(body, {
       docker_image: [
