@@ -260,7 +260,12 @@ describe('the order of the checks: server state (409), then permission (403), th
     const empty = await helperClient.post(url('/command'), { command: '' });
     expect(empty.status).toBe(422);
     expect(firstError(empty).meta.source_field).toBe('command');
-    expect((await starterClient.get(url('/websocket'))).status).toBe(403);
+    const refused = await starterClient.get(url('/websocket'));
+    expect(refused.status).toBe(403);
+    expect(firstError(refused)).toMatchObject({
+      code: 'HttpForbiddenException',
+      detail: "You do not have permission to connect to this server's websocket.",
+    });
   });
 
   it('lets only root admins open the websocket of an installing server, never of a suspended one or one in maintenance', async () => {

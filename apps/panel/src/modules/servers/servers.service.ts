@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WILDCARD } from '@talon/shared';
+import { can, WILDCARD } from '@talon/shared';
 import type { Config } from '../../config/config.ts';
 import { DaemonClient, nodeUrl, type PowerAction } from '../../daemon-client/daemon-client.ts';
 import { errors, HttpError } from '../../http/errors.ts';
@@ -24,7 +24,13 @@ export class ServersService {
    * has already applied the websocket state rule (root admins may watch an installing server).
    */
   async websocket(access: UsableServerAccess) {
-    requirePermission(access, 'websocket.connect');
+    if (!can(access.permissions, 'websocket.connect')) {
+      throw new HttpError(
+        403,
+        'HttpForbiddenException',
+        "You do not have permission to connect to this server's websocket.",
+      );
+    }
     const { node } = access;
     const now = Math.floor(Date.now() / 1000);
     const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
