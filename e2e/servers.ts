@@ -81,6 +81,7 @@ export async function createServer(
     memory?: number;
     /** defaults: the built-in game server's image, startup and variables */
     image?: string;
+    startup?: string;
     environment?: Record<string, string>;
   },
 ): Promise<CreatedServer> {
@@ -90,7 +91,7 @@ export async function createServer(
     user: options.user,
     egg: options.egg,
     docker_image: options.image ?? 'talon/host-node:20',
-    startup: 'node server.js',
+    startup: options.startup ?? 'node server.js',
     environment: options.environment ?? { MAX_PLAYERS: '10', MOTD: 'hi', WORLD_NAME: 'world' },
     limits: { memory: options.memory ?? 256, swap: 0, disk: options.memory ?? 512, io: 500, cpu: 100 },
     feature_limits: { databases: 0, allocations: 1, backups: 0 },

@@ -19,6 +19,12 @@ export interface StartupData {
   dockerImages: Record<string, string>;
 }
 
+/** What PUT .../startup/variable answers: the variable as stored and the new startup command. */
+export interface UpdatedStartupVariable {
+  variable: ServerEggVariable;
+  invocation: string;
+}
+
 interface WireEggVariable {
   name: string;
   description: string;
@@ -29,6 +35,18 @@ interface WireEggVariable {
   rules: string;
 }
 
+function toEggVariable(v: WireEggVariable): ServerEggVariable {
+  return {
+    name: v.name,
+    description: v.description,
+    envVariable: v.env_variable,
+    defaultValue: v.default_value,
+    serverValue: v.server_value,
+    isEditable: v.is_editable,
+    rules: v.rules.split('|'),
+  };
+}
+
 export async function getServerStartup(serverId: string): Promise<StartupData> {
   const { data } = await http.get<{
     data: { attributes: WireEggVariable }[];
@@ -37,16 +55,21 @@ export async function getServerStartup(serverId: string): Promise<StartupData> {
   return {
     invocation: data.meta.startup_command,
     dockerImages: Array.isArray(data.meta.docker_images) ? {} : data.meta.docker_images,
-    variables: data.data.map(({ attributes: v }) => ({
-      name: v.name,
-      description: v.description,
-      envVariable: v.env_variable,
-      defaultValue: v.default_value,
-      serverValue: v.server_value,
-      isEditable: v.is_editable,
-      rules: v.rules.split('|'),
-    })),
+    variables: data.data.map(({ attributes }) => toEggVariable(attributes)),
   };
+}
+
+/** PUT .../startup/variable, body key (the env variable) and value (spec 001 §7). */
+export async function updateServerStartupVariable(
+  serverId: string,
+  key: string,
+  value: string,
+): Promise<UpdatedStartupVariable> {
+  const { data } = await http.put<{ attributes: WireEggVariable; meta: { startup_command: string } }>(
+    `/api/client/servers/${serverId}/startup/variable`,
+    { key, value },
+  );
+  return { variable: toEggVariable(data.attributes), invocation: data.meta.startup_command };
 }
 
 /** PUT .../settings/docker-image; the answer is not read (spec 001 §7). */

@@ -6,6 +6,7 @@ import account from '../../locales/en/account.json';
 import dashboard from '../../locales/en/dashboard.json';
 import server from '../../locales/en/server.json';
 import files from '../../locales/en/files.json';
+import startup from '../../locales/en/startup.json';
 
 /** Component tests use the real English files, loaded synchronously. */
 export function initTestI18n(): void {
@@ -13,7 +14,7 @@ export function initTestI18n(): void {
   void i18next.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { common, auth, account, dashboard, server, files } },
+    resources: { en: { common, auth, account, dashboard, server, startup, files } },
     defaultNS: 'common',
     keySeparator: '.',
     interpolation: { escapeValue: false },

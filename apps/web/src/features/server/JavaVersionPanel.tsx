@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQuery } from '@tanstack/react-query';
 import { httpErrorToHuman } from '../../api/errors.ts';
-import { getServerStartup, setServerDockerImage } from '../../api/startup.ts';
 import { Button } from '../../components/Button.tsx';
 import { MessageBox } from '../../components/MessageBox.tsx';
 import { can } from '../../lib/shared.ts';
 import { JAVA_MISMATCH, useConsoleMatch } from './consoleMatch.ts';
 import { FeaturePanel } from './FeaturePanel.tsx';
+import { useDockerImageChoice } from './startup/useDockerImageChoice.ts';
+import { useServerStartup } from './startup/useServerStartup.ts';
 import { useServerStore } from './store.ts';
 
 /**
@@ -20,41 +20,15 @@ export function JavaVersionPanel() {
   const server = useServerStore((s) => s.server)!;
   const permissions = useServerStore((s) => s.permissions);
   const socket = useServerStore((s) => s.socket);
-  const patchServer = useServerStore((s) => s.patchServer);
   const mismatch = useConsoleMatch(socket, JAVA_MISMATCH);
   const [choice, setChoice] = useState(server.dockerImage);
   const [saved, setSaved] = useState(false);
 
-  const startup = useQuery({
-    queryKey: ['server', server.id, 'startup'],
-    queryFn: () => getServerStartup(server.id),
-    enabled: can(permissions, 'startup.read'),
-    retry: false,
-  });
-  const images = Object.entries(startup.data?.dockerImages ?? {});
-  const offered = images.some(([, image]) => image === server.dockerImage);
-  const mayChange = can(permissions, 'startup.docker-image');
-  const selectable = images.length > 1 && offered && mayChange;
-  // Why the selector is shown but cannot be used (the administrator's choice wins over the egg's).
-  const reason = !startup.isSuccess
-    ? null
-    : !offered
-      ? t('java.manual')
-      : images.length < 2
-        ? t('java.single')
-        : !mayChange
-          ? t('java.no_permission')
-          : null;
-
-  const save = useMutation({
-    mutationFn: (image: string) => setServerDockerImage(server.id, image),
-    onSuccess: (_data, image) => {
-      patchServer({ dockerImage: image });
-      setSaved(true);
-    },
-  });
-
-  const label = (image: string) => images.find(([, value]) => value === image)?.[0] ?? image;
+  const startup = useServerStartup(can(permissions, 'startup.read'));
+  // The selector's rules and the change are the startup page's (one definition for both).
+  const picker = useDockerImageChoice(startup.data);
+  const { change: save, label } = picker;
+  const reason = picker.lock ? t(`java.${picker.lock}`) : null;
 
   return (
     <FeaturePanel id="java" title={t('java.title')} attention={mismatch} reveal={mismatch}>
@@ -72,33 +46,33 @@ export function JavaVersionPanel() {
           <MessageBox type="error">{httpErrorToHuman(startup.error)}</MessageBox>
         </div>
       )}
-      {startup.isSuccess && images.length > 0 && (
+      {startup.isSuccess && picker.images.length > 0 && (
         <form
           className="mt-3 flex flex-wrap items-end gap-2"
           onSubmit={(event) => {
             event.preventDefault();
             setSaved(false);
-            save.mutate(choice);
+            save.mutate(choice, { onSuccess: () => setSaved(true) });
           }}
         >
           <label className="flex min-w-48 flex-1 flex-col gap-1 text-xs uppercase tracking-wide text-zinc-500">
             {t('java.select')}
             <select
               className="focus-ring rounded-md border border-zinc-700 bg-zinc-950 px-3 py-2 text-sm normal-case tracking-normal text-zinc-100 disabled:cursor-not-allowed disabled:opacity-60"
-              disabled={!selectable}
+              disabled={!picker.selectable}
               aria-describedby={reason ? 'java-reason' : undefined}
               value={choice}
               onChange={(event) => setChoice(event.target.value)}
             >
-              {!offered && <option value={server.dockerImage}>{server.dockerImage}</option>}
-              {images.map(([name, image]) => (
+              {!picker.offered && <option value={server.dockerImage}>{server.dockerImage}</option>}
+              {picker.images.map(([name, image]) => (
                 <option key={image} value={image}>
                   {name}
                 </option>
               ))}
             </select>
           </label>
-          {selectable && (
+          {picker.selectable && (
             <Button type="submit" isLoading={save.isPending} disabled={choice === server.dockerImage}>
               {t('java.save')}
             </Button>

@@ -13,6 +13,7 @@ import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
 import { FilesPage } from './files/FilesPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
+import { StartupPage } from './startup/StartupPage.tsx';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
 import { useServerConnection } from './connection.ts';
 import { gateFor } from './gating.ts';
@@ -22,13 +23,14 @@ import { isInConflict, useServerStore } from './store.ts';
 const TABS = [
   { path: '', label: 'console', Page: ConsolePage },
   { path: 'files', label: 'files:title', Page: FilesPage },
+  { path: 'startup', label: 'startup:title', Page: StartupPage },
   { path: 'settings', label: 'settings.title', Page: SettingsPage },
 ] as const;
 
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
   // Tab labels from other namespaces (files:title) must be loaded before the tab bar renders.
-  const { t } = useTranslation(['server', 'files']);
+  const { t } = useTranslation(['server', 'files', 'startup']);
   const params = useParams();
   const id = params.id!;
   const rest = (params['*'] ?? '').replace(/\/+$/, '');
