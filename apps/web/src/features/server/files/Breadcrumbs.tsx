@@ -6,7 +6,7 @@ import { breadcrumbs, CONTAINER_ROOT, hashFor } from './paths.ts';
 export function Breadcrumbs({ directory }: { directory: string }) {
   const { t } = useTranslation('files');
   const parts = breadcrumbs(directory);
-  const link = 'focus-ring rounded-sm text-zinc-300 hover:text-sky-300';
+  const link = 'focus-ring rounded text-zinc-300 hover:text-white';
   return (
     <nav aria-label={t('breadcrumb')} className="min-w-0 font-mono text-sm break-all text-zinc-500">
       <span>/</span>

@@ -58,15 +58,19 @@ function ChmodForm({
         touched={touchedFields.mode || isSubmitted || typed.length >= 3}
         {...register('mode')}
       />
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-zinc-400">{t('chmod.current')}</dt>
-        <dd className="font-mono text-zinc-200" data-testid="chmod-current">
-          {formatModeBits(entry.modeBits)}
-        </dd>
-        <dt className="text-zinc-400">{t('chmod.new')}</dt>
-        <dd className="font-mono text-zinc-200" data-testid="chmod-new">
-          {valid ? formatModeBits(typed) : '—'}
-        </dd>
+      <dl className="space-y-1 text-sm">
+        <div className="flex justify-between gap-4">
+          <dt className="text-zinc-400">{t('chmod.current')}</dt>
+          <dd className="font-mono text-zinc-200" data-testid="chmod-current">
+            {formatModeBits(entry.modeBits)}
+          </dd>
+        </div>
+        <div className="flex justify-between gap-4">
+          <dt className="text-zinc-400">{t('chmod.new')}</dt>
+          <dd className="font-mono text-zinc-200" data-testid="chmod-new">
+            {valid ? formatModeBits(typed) : '—'}
+          </dd>
+        </div>
       </dl>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="secondary" onClick={onCancel}>

@@ -36,7 +36,7 @@ export function DeleteFilesModal({
       {!single && (
         <ul
           data-testid="delete-list"
-          className="mt-3 max-h-64 space-y-0.5 overflow-y-auto rounded-md bg-zinc-950/60 p-3 font-mono text-xs text-zinc-200"
+          className="mt-3 space-y-1 overflow-y-auto rounded-md bg-zinc-950 p-3 font-mono text-xs text-zinc-200"
         >
           {preview.names.map((name) => (
             <li key={name} className="truncate">

@@ -21,7 +21,7 @@ export function FileIcon({ entry }: { entry: FileEntry }) {
   }
   if (entry.isSymlink) {
     return (
-      <svg {...base} className="h-5 w-5 shrink-0 text-violet-400" aria-hidden="true">
+      <svg {...base} className="h-5 w-5 shrink-0 text-emerald-300" aria-hidden="true">
         <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" />
         <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
       </svg>
@@ -29,7 +29,7 @@ export function FileIcon({ entry }: { entry: FileEntry }) {
   }
   if (isArchive(entry)) {
     return (
-      <svg {...base} className="h-5 w-5 shrink-0 text-amber-400" aria-hidden="true">
+      <svg {...base} className="h-5 w-5 shrink-0 text-amber-200" aria-hidden="true">
         <rect x="3" y="4" width="18" height="5" rx="1" />
         <path d="M5 9v10a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V9M10 13h4" />
       </svg>

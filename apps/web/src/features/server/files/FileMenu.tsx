@@ -122,7 +122,7 @@ export function FileMenu({
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
         onClick={() => onOpenChange(!open)}
-        className="focus-ring rounded p-1.5 text-zinc-400 hover:bg-zinc-700 hover:text-white"
+        className="focus-ring rounded p-1 text-zinc-400 hover:bg-zinc-800 hover:text-white"
       >
         <svg viewBox="0 0 20 20" className="h-5 w-5" fill="currentColor" aria-hidden="true">
           <circle cx="4" cy="10" r="1.6" />
@@ -137,7 +137,7 @@ export function FileMenu({
           role="menu"
           aria-label={t('menu.label', { name: entry.name })}
           onKeyDown={onKeyDown}
-          className="animate-fade absolute top-full right-0 z-30 mt-1 w-48 rounded-md border border-zinc-700 bg-zinc-800 py-1 shadow-xl"
+          className="animate-fade absolute right-0 z-40 mt-1 min-w-48 rounded-md border border-zinc-700 bg-zinc-900 p-1 shadow-xl"
         >
           {items.map((item) => (
             <li key={item.id} role="none">
@@ -149,7 +149,7 @@ export function FileMenu({
                   close(false);
                   item.run();
                 }}
-                className={`block w-full px-4 py-2 text-left text-sm outline-none focus:bg-zinc-700 hover:bg-zinc-700 ${item.danger ? 'text-red-400 focus:text-red-300 hover:text-red-300' : 'text-zinc-200'}`}
+                className={`focus-ring block w-full rounded px-3 py-2 text-left text-sm hover:bg-zinc-800 ${item.danger ? 'text-red-400' : 'text-zinc-200'}`}
               >
                 {item.label}
               </button>

@@ -10,13 +10,14 @@ import { formatModified } from './time.ts';
 import type { useFileActions } from './useFileActions.ts';
 
 /**
- * One entry (spec 001 §2): checkbox, icon, name, size (files only) and modified time, then the
+ * One entry (spec 001 §2): checkbox (when a bulk action is allowed), icon, name, size (files only) and modified time, then the
  * action menu, also opened by a right click. Folders open by their name. Editable files will link
  * to the editor once that screen exists; until then their name is plain text.
  */
 export function FileRow({
   entry,
   directory,
+  selectable,
   selected,
   onToggle,
   actions,
@@ -24,6 +25,7 @@ export function FileRow({
 }: {
   entry: FileEntry;
   directory: string;
+  selectable: boolean;
   selected: boolean;
   onToggle: () => void;
   actions: ReturnType<typeof useFileActions>;
@@ -47,15 +49,17 @@ export function FileRow({
         event.preventDefault();
         setMenuOpen(true);
       }}
-      className={`flex items-center gap-3 border-b border-zinc-800 px-3 py-2 last:border-b-0 sm:px-4 ${selected ? 'bg-sky-950/40' : 'hover:bg-zinc-800/50'}`}
+      className={`flex items-center gap-3 px-3 py-2 sm:px-4 ${selected ? 'bg-sky-950/60' : 'hover:bg-zinc-800'}`}
     >
-      <input
-        type="checkbox"
-        checked={selected}
-        onChange={onToggle}
-        aria-label={t('select_one', { name: entry.name })}
-        className="focus-ring h-4 w-4 shrink-0 accent-sky-500"
-      />
+      {selectable && (
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={onToggle}
+          aria-label={t('select_one', { name: entry.name })}
+          className="focus-ring h-4 w-4 shrink-0"
+        />
+      )}
       <FileIcon entry={entry} />
       <div className="flex min-w-0 flex-1 flex-col">
         {entry.isFile ? (
@@ -63,7 +67,7 @@ export function FileRow({
         ) : (
           <Link
             to={{ hash: hashFor(joinPath(directory, entry.name)) }}
-            className="focus-ring flex min-w-0 rounded-sm text-sm font-medium text-zinc-100 hover:text-sky-300"
+            className="focus-ring flex min-w-0 rounded text-sm font-medium text-zinc-100 hover:text-white"
           >
             {name}
           </Link>
@@ -71,11 +75,11 @@ export function FileRow({
         {/* Phones: the size and date columns fold into a line under the name. */}
         <span className="text-xs text-zinc-500 sm:hidden">{size ? `${size} · ${modified}` : modified}</span>
       </div>
-      <span className="hidden w-24 shrink-0 text-right text-xs text-zinc-400 sm:block">{size}</span>
+      <span className="hidden w-[144px] shrink-0 text-right text-xs text-zinc-400 sm:block">{size}</span>
       <time
         dateTime={entry.modifiedAt.toISOString()}
         title={entry.modifiedAt.toLocaleString()}
-        className="hidden w-44 shrink-0 text-right text-xs text-zinc-400 sm:block"
+        className="hidden w-[144px] shrink-0 text-right text-xs text-zinc-400 sm:block"
       >
         {modified}
       </time>

@@ -40,6 +40,8 @@ export function FilesPage() {
   const [creating, setCreating] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const canCreate = can(permissions, 'file.create');
+  // Selecting only serves the bulk actions: without any of them there are no checkboxes.
+  const selectable = ['file.update', 'file.archive', 'file.delete'].some((p) => can(permissions, p));
   const dragging = useDropUpload(canCreate, (files) => uploads.start(files, directory));
 
   // A new folder starts with nothing selected and no old messages; so does leaving the page.
@@ -62,16 +64,20 @@ export function FilesPage() {
   }, [chosen.length, allChosen]);
 
   return (
-    <div className="space-y-4 pb-24">
+    <div className="space-y-4">
       <FlashMessageRender byKey={FILES_FLASH} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <Breadcrumbs directory={directory} />
         {canCreate && (
           <div className="flex shrink-0 gap-2">
-            <Button variant="secondary" onClick={() => setCreating(true)} className="flex-1 sm:flex-none">
+            <Button
+              variant="secondary"
+              onClick={() => setCreating(true)}
+              className="flex-1 whitespace-nowrap"
+            >
               {t('create_directory')}
             </Button>
-            <Button onClick={() => input.current?.click()} className="flex-1 sm:flex-none">
+            <Button onClick={() => input.current?.click()} className="flex-1 whitespace-nowrap">
               {t('upload_button')}
             </Button>
             <input
@@ -109,32 +115,35 @@ export function FilesPage() {
           {truncated && <MessageBox type="warning">{t('too_large')}</MessageBox>}
           <div className="rounded-lg border border-zinc-800 bg-zinc-900/80">
             <div className="flex items-center gap-3 border-b border-zinc-800 px-3 py-2 text-xs font-semibold tracking-wide text-zinc-400 uppercase sm:px-4">
-              <input
-                ref={selectAll}
-                type="checkbox"
-                checked={allChosen}
-                disabled={entries.length === 0}
-                onChange={() =>
-                  useFileSelection.getState().setAll(allChosen ? [] : entries.map((e) => e.name))
-                }
-                aria-label={t('select_all')}
-                className="focus-ring h-4 w-4 shrink-0 accent-sky-500"
-              />
+              {selectable && (
+                <input
+                  ref={selectAll}
+                  type="checkbox"
+                  checked={allChosen}
+                  disabled={entries.length === 0}
+                  onChange={() =>
+                    useFileSelection.getState().setAll(allChosen ? [] : entries.map((e) => e.name))
+                  }
+                  aria-label={t('select_all')}
+                  className="focus-ring h-4 w-4 shrink-0"
+                />
+              )}
               <span className="w-5 shrink-0" aria-hidden="true" />
               <span className="flex-1">{t('column.name')}</span>
-              <span className="hidden w-24 text-right sm:block">{t('column.size')}</span>
-              <span className="hidden w-44 text-right sm:block">{t('column.modified')}</span>
+              <span className="hidden w-[144px] text-right sm:block">{t('column.size')}</span>
+              <span className="hidden w-[144px] text-right sm:block">{t('column.modified')}</span>
               <span className="w-8 shrink-0" aria-hidden="true" />
             </div>
             {entries.length === 0 ? (
-              <p className="px-4 py-10 text-center text-sm text-zinc-400">{t('empty')}</p>
+              <p className="px-4 py-12 text-center text-sm text-zinc-400">{t('empty')}</p>
             ) : (
-              <ul aria-label={t('title')}>
+              <ul aria-label={t('title')} className="divide-y divide-zinc-800">
                 {entries.map((entry) => (
                   <FileRow
                     key={entry.key}
                     entry={entry}
                     directory={directory}
+                    selectable={selectable}
                     selected={selected.includes(entry.name)}
                     onToggle={() => useFileSelection.getState().toggle(entry.name)}
                     actions={actions}
@@ -147,6 +156,8 @@ export function FilesPage() {
         </>
       )}
 
+      {/* Room for the bulk bar, so it never covers the last rows. */}
+      {chosen.length > 0 && <div className="h-40" aria-hidden="true" />}
       <BulkBar
         entries={chosen}
         directory={directory}
@@ -166,9 +177,9 @@ export function FilesPage() {
       {dragging && (
         <div
           data-testid="drop-overlay"
-          className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-zinc-950/80 p-6"
+          className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-zinc-950/70 p-6"
         >
-          <div className="rounded-xl border-2 border-dashed border-sky-400 bg-zinc-900/90 px-10 py-12 text-center">
+          <div className="rounded-lg border-2 border-dashed border-sky-400 bg-zinc-900/95 p-8 text-center">
             <p className="text-lg font-semibold text-zinc-100">{t('drop.title')}</p>
             <p className="mt-2 font-mono text-sm break-all text-zinc-300">
               {t('drop.text', { path: `${CONTAINER_ROOT}${directory === '/' ? '' : directory}` })}

@@ -38,9 +38,9 @@ export function UploadList({ uploads, onCancel }: { uploads: Upload[]; onCancel:
               aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent}
-              className="mt-1 h-1.5 overflow-hidden rounded bg-zinc-800"
+              className="mt-1 h-[3px] overflow-hidden rounded bg-zinc-800"
             >
-              <div className="h-full bg-sky-500 transition-[width]" style={{ width: `${percent}%` }} />
+              <div className="h-full bg-sky-500 transition-all" style={{ width: `${percent}%` }} />
             </div>
           </li>
         );

@@ -159,6 +159,8 @@ describe('file manager', () => {
     setup(['file.read'], [STANDARD]);
     await screen.findByText('server.js');
     expect(screen.queryByRole('button', { name: /^Actions for/ })).toBeNull();
+    // Nothing could be done with a selection, so there is nothing to select.
+    expect(screen.queryByRole('checkbox')).toBeNull();
     cleanup();
     useServerStore.getState().clear();
 
