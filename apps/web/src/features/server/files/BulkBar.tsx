@@ -33,11 +33,11 @@ export function BulkBar({
   if (entries.length === 0 || !(canMove || canArchive || canDelete)) return null;
 
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-40 flex justify-center px-4">
+    <div className="fixed inset-x-0 bottom-4 z-40 mx-auto max-w-lg px-4">
       <div
         role="region"
         aria-label={t('bulk.label')}
-        className="animate-fade pointer-events-auto flex w-full max-w-lg flex-col gap-2 rounded-lg border border-zinc-700 bg-zinc-900/95 p-3 shadow-2xl backdrop-blur sm:flex-row sm:items-center"
+        className="animate-fade flex flex-col gap-2 rounded-lg border border-zinc-700 bg-zinc-900/95 p-3 shadow-2xl backdrop-blur sm:flex-row sm:items-center"
       >
         <div className="flex flex-1 items-center justify-between gap-2">
           <span className="text-sm text-zinc-200" data-testid="bulk-count">

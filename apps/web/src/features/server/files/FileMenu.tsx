@@ -113,7 +113,7 @@ export function FileMenu({
   if (items.length === 0) return <span className="w-8" aria-hidden="true" />;
 
   return (
-    <div ref={wrapper} className="relative">
+    <div ref={wrapper}>
       <button
         ref={button}
         type="button"
@@ -137,7 +137,7 @@ export function FileMenu({
           role="menu"
           aria-label={t('menu.label', { name: entry.name })}
           onKeyDown={onKeyDown}
-          className="animate-fade absolute right-0 z-40 mt-1 min-w-48 rounded-md border border-zinc-700 bg-zinc-900 p-1 shadow-xl"
+          className="animate-fade absolute right-4 z-40 mt-1 min-w-48 rounded-md border border-zinc-700 bg-zinc-900 p-1 shadow-xl"
         >
           {items.map((item) => (
             <li key={item.id} role="none">

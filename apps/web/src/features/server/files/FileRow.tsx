@@ -49,7 +49,7 @@ export function FileRow({
         event.preventDefault();
         setMenuOpen(true);
       }}
-      className={`flex items-center gap-3 px-3 py-2 sm:px-4 ${selected ? 'bg-sky-950/60' : 'hover:bg-zinc-800'}`}
+      className={`relative flex items-center gap-3 px-3 py-2 sm:px-4 ${selected ? 'bg-sky-950/60' : 'hover:bg-zinc-800'}`}
     >
       {selectable && (
         <input
