@@ -173,7 +173,8 @@ export class DaemonClient {
     throw new HttpError(
       res.status,
       'DaemonConnectionException',
-      `An error occurred on the remote host: ${message || `status ${res.status}`}. (request id: ${requestId})`,
+      // The daemon's own texts end with a period: drop it rather than print two.
+      `An error occurred on the remote host: ${message.replace(/\.+$/u, '') || `status ${res.status}`}. (request id: ${requestId})`,
     );
   }
 

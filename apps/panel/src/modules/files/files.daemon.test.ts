@@ -105,7 +105,7 @@ describe('POST /files/write and GET /files/contents', () => {
     expect(read.status).toBe(404);
     expect(firstError(read).code).toBe('DaemonConnectionException');
     expect(firstError(read).detail).toMatch(
-      /^An error occurred on the remote host: The requested resources was not found on the system\.\. \(request id: [0-9a-f-]+\)$/u,
+      /^An error occurred on the remote host: The requested resources was not found on the system\. \(request id: [0-9a-f-]+\)$/u,
     );
     const viaLink = await ownerClient.get(`${base()}/contents?file=escape/secret.txt`);
     expect(viaLink.status).toBe(404);
