@@ -24,8 +24,6 @@ export const VALIDATION_MESSAGES = {
   resetConfirmationMismatch: 'Your new password does not match.',
   checkpointCodeRequired: 'An authentication code is required.',
   checkpointRecoveryRequired: 'A recovery code is required.',
-  serverNameRequired: 'A server name must be provided.',
-  serverNameMax: 'The server name must not exceed 191 characters.',
 } as const;
 
 /** Password minimum length (spec §9). */
@@ -36,5 +34,3 @@ export const TWO_FACTOR_CODE_LENGTH = 6;
 export const API_KEY_DESCRIPTION_MIN = 4;
 /** Search term minimum length (spec §9). */
 export const SEARCH_MIN_LENGTH = 3;
-/** Server name length limit (the API's rule). */
-export const SERVER_NAME_MAX = 191;
