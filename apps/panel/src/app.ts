@@ -14,6 +14,7 @@ import { serverRoutes } from './modules/servers/servers.routes.ts';
 import { fileRoutes } from './modules/files/files.routes.ts';
 import { startupRoutes } from './modules/startup/startup.routes.ts';
 import { serverSettingsRoutes } from './modules/server-settings/server-settings.routes.ts';
+import { networkRoutes } from './modules/network/network.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
@@ -98,6 +99,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     fileRoutes(client, ctx);
     startupRoutes(client, ctx);
     serverSettingsRoutes(client, ctx);
+    networkRoutes(client, ctx);
   });
 
   await app.register(async (application) => {

@@ -39,6 +39,8 @@ import { ServersService } from './modules/servers/servers.service.ts';
 import { ServerCreationService } from './modules/servers/server-creation.service.ts';
 import { ServerManagementService } from './modules/servers/server-management.service.ts';
 import { ServerUpdateService } from './modules/servers/server-update.service.ts';
+import { NetworkRepository } from './modules/network/network.repository.ts';
+import { NetworkService } from './modules/network/network.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -73,6 +75,7 @@ function createRepositories(db: Db) {
     includedServers: new IncludedServersRepository(db.db),
     eggs: new EggsRepository(db.db),
     servers: new ServersRepository(db.db),
+    network: new NetworkRepository(db.db),
   };
 }
 
@@ -90,6 +93,7 @@ function createServices(
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   const servers = new ServersService(daemon, activity, config);
   const serverManagement = new ServerManagementService(repos.servers, daemon, activity);
+  const serverUpdate = new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log);
   return {
     nodes,
     locations: new LocationsService(repos.locations, activity),
@@ -122,7 +126,14 @@ function createServices(
     ),
     serverManagement,
     serverSettings: new ServerSettingsService(repos.servers, serverManagement, activity),
-    serverUpdate: new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log),
+    serverUpdate,
+    network: new NetworkService(
+      repos.network,
+      repos.servers,
+      serverUpdate,
+      activity,
+      config.clientAllocations,
+    ),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),

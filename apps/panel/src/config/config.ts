@@ -14,6 +14,16 @@ const optional = z
   .string()
   .optional()
   .transform((v) => (v === '' ? undefined : v));
+/** An end of the client allocation range: unset or empty means no range. */
+const rangePort = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.coerce
+    .number()
+    .int()
+    .min(1025, 'must be a port above 1024')
+    .max(65535, 'must be at most 65535')
+    .optional(),
+);
 
 const schema = z
   .object({
@@ -53,6 +63,9 @@ const schema = z
       .int()
       .min(1)
       .default(4 * 1024 * 1024),
+    PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: bool.default(false),
+    PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START: rangePort,
+    PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: rangePort,
     LOCAL_DAEMON: bool.default(true),
     LOCAL_DAEMON_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
     LOCAL_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(2022),
@@ -68,6 +81,15 @@ const schema = z
         code: 'custom',
         path: ['RECAPTCHA_SECRET_KEY'],
         message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
+      });
+    }
+    const start = v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START;
+    const end = v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END;
+    if (start !== undefined && end !== undefined && start > end) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END'],
+        message: 'must not be below PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START',
       });
     }
   });
@@ -102,6 +124,11 @@ export interface Config {
   rateLimits: { client: number; application: number };
   /** bytes: larger files are not opened in the file editor (and not read through the panel) */
   filesMaxEditSize: number;
+  /**
+   * Server users adding allocations themselves: allowed at all, and the ports the panel may create
+   * on the primary allocation's IP when the node has none free there (null: none).
+   */
+  clientAllocations: { enabled: boolean; range: [number, number] | null };
   /** the embedded default: a daemon for this machine, started by the panel */
   localDaemon: {
     enabled: boolean;
@@ -183,6 +210,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twoFactorRequired: v.APP_2FA_REQUIRED === undefined ? null : (Number(v.APP_2FA_REQUIRED) as 0 | 1 | 2),
     rateLimits: { client: v.APP_API_CLIENT_RATELIMIT, application: v.APP_API_APPLICATION_RATELIMIT },
     filesMaxEditSize: v.PTERODACTYL_FILES_MAX_EDIT_SIZE,
+    clientAllocations: {
+      enabled: v.PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED,
+      range:
+        v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START !== undefined &&
+        v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END !== undefined
+          ? [v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START, v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END]
+          : null,
+    },
     localDaemon: {
       enabled: v.LOCAL_DAEMON,
       port: v.LOCAL_DAEMON_PORT,

@@ -58,8 +58,11 @@ export class ServerUpdateService {
     private readonly log: Logger,
   ) {}
 
-  /** Tells the daemon; a daemon that is down learns the change at its next sync or start. */
-  private async sync(server: Server) {
+  /**
+   * Tells the daemon; a daemon that is down learns the change at its next sync or start. Also used
+   * by the client API's allocation changes.
+   */
+  async sync(server: Server): Promise<void> {
     const node = await this.servers.findNode(server.node_id);
     if (!node) return;
     await this.daemon.sync(node, server.uuid).catch((err: unknown) => {

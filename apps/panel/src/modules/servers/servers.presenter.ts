@@ -4,7 +4,8 @@ import type { ServerAccess } from './server-access.ts';
 import { variableEnvironment } from './server-config.ts';
 import type { ServerBundle } from './servers.repository.ts';
 
-function allocationAttributes(a: Allocation, primaryId: number, withNotes = true) {
+/** The client API `allocation` object (reference §3.1). */
+export function clientAllocationAttributes(a: Allocation, primaryId: number, withNotes = true) {
   return {
     id: a.id,
     ip: a.ip,
@@ -54,8 +55,10 @@ export function clientServerAttributes(b: ServerBundle, access: ServerAccess) {
   const perms = access.permissions;
   const primaryId = server.allocation_id;
   const allocations = can(perms, 'allocation.read')
-    ? b.allocations.map((a) => allocationAttributes(a, primaryId))
-    : b.allocations.filter((a) => a.id === primaryId).map((a) => allocationAttributes(a, primaryId, false));
+    ? b.allocations.map((a) => clientAllocationAttributes(a, primaryId))
+    : b.allocations
+        .filter((a) => a.id === primaryId)
+        .map((a) => clientAllocationAttributes(a, primaryId, false));
   const features = JSON.parse(egg.features) as string[] | null;
   return {
     server_owner: access.isOwner,
