@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { chmodSchema, createDirectorySchema, moveFilesSchema, renameFileSchema } from './files.ts';
+import {
+  chmodSchema,
+  createDirectorySchema,
+  moveFilesSchema,
+  newFileSchema,
+  renameFileSchema,
+} from './files.ts';
 
 const errorsOf = (schema: { safeParse: (v: unknown) => unknown }, value: unknown): string[] => {
   const result = schema.safeParse(value) as
@@ -20,6 +26,10 @@ describe('file manager schemas', () => {
       { name: 'a/b' },
       ['name: A name cannot contain a slash. Use Move to put the file in another folder.'],
     ],
+    [newFileSchema, { name: 'config.yml' }, []],
+    [newFileSchema, { name: 'conf/app.yml' }, []],
+    [newFileSchema, { name: '' }, ['name: A file name must be provided.']],
+    [newFileSchema, { name: '  ' }, ['name: A file name must be provided.']],
     [moveFilesSchema, { destination: '/backups' }, []],
     [moveFilesSchema, { destination: ' ' }, ['destination: A destination folder must be provided.']],
     [chmodSchema, { mode: '644' }, []],

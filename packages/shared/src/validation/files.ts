@@ -9,6 +9,7 @@ export const FILE_VALIDATION_MESSAGES = {
   directoryNameRequired: 'A valid directory name must be provided.',
   fileNameRequired: 'A new name must be provided.',
   fileNameSlash: 'A name cannot contain a slash. Use Move to put the file in another folder.',
+  newFileNameRequired: 'A file name must be provided.',
   destinationRequired: 'A destination folder must be provided.',
   modeInvalid: 'Permissions are three or four digits from 0 to 7, such as 644 or 0755.',
 } as const;
@@ -43,3 +44,12 @@ export const chmodSchema = z.object({
   mode: z.string().check(z.trim(), z.regex(FILE_MODE_PATTERN, M.modeInvalid)),
 });
 export type ChmodValues = z.infer<typeof chmodSchema>;
+
+/**
+ * New file (spec 001 §5: a name is required). The name may hold folders (`conf/app.yml`): they are
+ * made inside the current folder when the file is written.
+ */
+export const newFileSchema = z.object({
+  name: requiredString(M.newFileNameRequired, { trim: true }),
+});
+export type NewFileValues = z.infer<typeof newFileSchema>;

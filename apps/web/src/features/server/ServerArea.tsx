@@ -12,6 +12,7 @@ import { useTitle } from '../../lib/useTitle.ts';
 import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
 import { FilesPage } from './files/FilesPage.tsx';
+import { EditFilePage, NewFilePage } from './files/editor/FileEditorPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { StartupPage } from './startup/StartupPage.tsx';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
@@ -25,6 +26,15 @@ const TABS = [
   { path: 'files', label: 'files:title', Page: FilesPage },
   { path: 'startup', label: 'startup:title', Page: StartupPage },
   { path: 'settings', label: 'settings.title', Page: SettingsPage },
+] as const;
+
+/**
+ * Pages below a tab that are not tabs themselves: matched by path prefix, gated like every path
+ * (gating.ts), and shown with their tab highlighted.
+ */
+const SUB_PAGES = [
+  { path: 'files/edit', tab: 'files', Page: EditFilePage },
+  { path: 'files/new', tab: 'files', Page: NewFilePage },
 ] as const;
 
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
@@ -59,7 +69,8 @@ export function ServerArea() {
 
   const loaded = server !== null && server.id === id;
   const gate = gateFor(rest, permissions);
-  const page = gate === 'allowed' ? TABS.find((tab) => tab.path === rest) : undefined;
+  const subPage = SUB_PAGES.find((sub) => rest === sub.path || rest.startsWith(`${sub.path}/`));
+  const page = gate === 'allowed' ? (TABS.find((tab) => tab.path === rest) ?? subPage) : undefined;
   // A root admin on the bare root path still gets the console of a server in a conflict state.
   const conflict = loaded && isInConflict(server) && !(rootAdmin && rest === '');
   const kind = loaded ? conflictKind(server) : null;
@@ -93,7 +104,7 @@ export function ServerArea() {
               to={tab.path === '' ? `/server/${id}` : `/server/${id}/${tab.path}`}
               end
               className={({ isActive }) =>
-                `${TAB} ${isActive ? 'border-sky-500 text-zinc-100' : 'border-transparent'}`
+                `${TAB} ${isActive || subPage?.tab === tab.path ? 'border-sky-500 text-zinc-100' : 'border-transparent'}`
               }
             >
               {t(tab.label)}

@@ -3,21 +3,24 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry } from '../../../api/files.ts';
 import { formatBytes } from '../../../lib/shared.ts';
+import { useServerStore } from '../store.ts';
 import { FileIcon } from './FileIcon.tsx';
 import { FileMenu } from './FileMenu.tsx';
 import { hashFor, joinPath } from './paths.ts';
+import { isEditable } from './rules.ts';
 import { formatModified } from './time.ts';
 import type { useFileActions } from './useFileActions.ts';
 
 /**
  * One entry (spec 001 §2): checkbox (when a bulk action is allowed), icon, name, size (files only) and modified time, then the
- * action menu, also opened by a right click. Folders open by their name. Editable files will link
- * to the editor once that screen exists; until then their name is plain text.
+ * action menu, also opened by a right click. Folders open by their name; editable files open in the
+ * editor by theirs when the user may read file contents (`canOpen`).
  */
 export function FileRow({
   entry,
   directory,
   selectable,
+  canOpen,
   selected,
   onToggle,
   actions,
@@ -26,12 +29,14 @@ export function FileRow({
   entry: FileEntry;
   directory: string;
   selectable: boolean;
+  canOpen: boolean;
   selected: boolean;
   onToggle: () => void;
   actions: ReturnType<typeof useFileActions>;
   now: Date;
 }) {
   const { t } = useTranslation('files');
+  const serverId = useServerStore((s) => s.server!.id);
   const [menuOpen, setMenuOpen] = useState(false);
   const size = entry.isFile ? formatBytes(entry.size) : null;
   const modified = formatModified(entry.modifiedAt, now);
@@ -62,7 +67,15 @@ export function FileRow({
       )}
       <FileIcon entry={entry} />
       <div className="flex min-w-0 flex-1 flex-col">
-        {entry.isFile ? (
+        {entry.isFile && canOpen && isEditable(entry) ? (
+          <Link
+            to={`/server/${serverId}/files/edit${hashFor(joinPath(directory, entry.name))}`}
+            state={{ mimetype: entry.mimetype }}
+            className="focus-ring flex min-w-0 rounded text-sm text-zinc-100 hover:text-white"
+          >
+            {name}
+          </Link>
+        ) : entry.isFile ? (
           <span className="flex min-w-0 text-sm text-zinc-100">{name}</span>
         ) : (
           <Link

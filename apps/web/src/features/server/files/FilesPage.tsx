@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { httpErrorToHuman } from '../../../api/errors.ts';
 import { FlashMessageRender } from '../../../app/FlashMessageRender.tsx';
@@ -17,7 +17,7 @@ import { CreateDirectoryModal } from './CreateDirectoryModal.tsx';
 import { FileRow } from './FileRow.tsx';
 import { DIRECTORY_MODAL_FLASH, FILES_FLASH } from './flash.ts';
 import { visibleEntries } from './listing.ts';
-import { CONTAINER_ROOT, directoryFromHash } from './paths.ts';
+import { CONTAINER_ROOT, directoryFromHash, hashFor } from './paths.ts';
 import { useFileSelection } from './selection.ts';
 import { UploadList } from './UploadList.tsx';
 import { useDropUpload } from './useDropUpload.ts';
@@ -40,6 +40,7 @@ export function FilesPage() {
   const [creating, setCreating] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const canCreate = can(permissions, 'file.create');
+  const canOpen = can(permissions, 'file.read-content');
   // Selecting only serves the bulk actions: without any of them there are no checkboxes.
   const selectable = ['file.update', 'file.archive', 'file.delete'].some((p) => can(permissions, p));
   const dragging = useDropUpload(canCreate, (files) => uploads.start(files, directory));
@@ -77,6 +78,12 @@ export function FilesPage() {
             >
               {t('create_directory')}
             </Button>
+            <Link
+              to={`/server/${server.id}/files/new${hashFor(directory)}`}
+              className="focus-ring inline-flex flex-1 items-center justify-center gap-2 rounded-md bg-zinc-700 px-4 py-2 text-sm font-medium whitespace-nowrap text-zinc-100 transition-colors hover:bg-zinc-600"
+            >
+              {t('new_file')}
+            </Link>
             <Button onClick={() => input.current?.click()} className="flex-1 whitespace-nowrap">
               {t('upload_button')}
             </Button>
@@ -144,6 +151,7 @@ export function FilesPage() {
                     entry={entry}
                     directory={directory}
                     selectable={selectable}
+                    canOpen={canOpen}
                     selected={selected.includes(entry.name)}
                     onToggle={() => useFileSelection.getState().toggle(entry.name)}
                     actions={actions}

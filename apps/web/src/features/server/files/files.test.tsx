@@ -99,8 +99,16 @@ describe('file manager', () => {
       'href',
       '/server/abcd1234/files#/plugins',
     );
-    // Editable files do not link anywhere until the editor exists.
-    expect(screen.queryByRole('link', { name: 'server.js' })).toBeNull();
+    // Editable files open in the editor; archives do not.
+    expect(screen.getByRole('link', { name: 'server.js' })).toHaveAttribute(
+      'href',
+      '/server/abcd1234/files/edit#/server.js',
+    );
+    expect(screen.queryByRole('link', { name: 'world.zip' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'New File' })).toHaveAttribute(
+      'href',
+      '/server/abcd1234/files/new#/',
+    );
     expect(document.title).toBe('Survival | Files');
   });
 
@@ -142,6 +150,9 @@ describe('file manager', () => {
     await screen.findByText('server.js');
     expect(screen.queryByRole('button', { name: 'Create Directory' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Upload' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'New File' })).toBeNull();
+    // Without file.read-content a file's name opens nothing.
+    expect(screen.queryByRole('link', { name: 'server.js' })).toBeNull();
     openMenu('server.js');
     expect(menuItems()).toEqual(['Rename', 'Move', 'Permissions']);
     fireEvent.keyDown(screen.getByRole('menu'), { key: 'Escape' });

@@ -42,3 +42,14 @@ export function breadcrumbs(directory: string): { name: string; path: string }[]
   const parts = normalizeDirectory(directory).split('/').filter(Boolean);
   return parts.map((name, i) => ({ name, path: `/${parts.slice(0, i + 1).join('/')}` }));
 }
+
+/** The folder that holds `path`: `/plugins/config.yml` → `/plugins`, `/eula.txt` → `/`. */
+export function parentDirectory(path: string): string {
+  const parts = normalizeDirectory(path).split('/').filter(Boolean);
+  return `/${parts.slice(0, -1).join('/')}`;
+}
+
+/** The last part of `path`: `/plugins/config.yml` → `config.yml`; the root gives `''`. */
+export function baseName(path: string): string {
+  return normalizeDirectory(path).split('/').pop() ?? '';
+}
