@@ -2,7 +2,16 @@ import i18next, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { loadTranslations, type LoaderDeps } from './translationLoader.ts';
 
-export const NAMESPACES = ['common', 'auth', 'account', 'dashboard', 'server', 'startup', 'files'] as const;
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'account',
+  'dashboard',
+  'server',
+  'startup',
+  'files',
+  'network',
+] as const;
 
 function browserDeps(): LoaderDeps {
   let storage: Storage | null = null;

@@ -7,6 +7,7 @@ import dashboard from '../../locales/en/dashboard.json';
 import server from '../../locales/en/server.json';
 import files from '../../locales/en/files.json';
 import startup from '../../locales/en/startup.json';
+import network from '../../locales/en/network.json';
 
 /** Component tests use the real English files, loaded synchronously. */
 export function initTestI18n(): void {
@@ -14,7 +15,7 @@ export function initTestI18n(): void {
   void i18next.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { common, auth, account, dashboard, server, startup, files } },
+    resources: { en: { common, auth, account, dashboard, server, startup, files, network } },
     defaultNS: 'common',
     keySeparator: '.',
     interpolation: { escapeValue: false },

@@ -15,6 +15,7 @@ import { FilesPage } from './files/FilesPage.tsx';
 import { EditFilePage, NewFilePage } from './files/editor/FileEditorPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { StartupPage } from './startup/StartupPage.tsx';
+import { NetworkPage } from './network/NetworkPage.tsx';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
 import { useServerConnection } from './connection.ts';
 import { gateFor } from './gating.ts';
@@ -24,6 +25,7 @@ import { isInConflict, useServerStore } from './store.ts';
 const TABS = [
   { path: '', label: 'console', Page: ConsolePage },
   { path: 'files', label: 'files:title', Page: FilesPage },
+  { path: 'network', label: 'network:title', Page: NetworkPage },
   { path: 'startup', label: 'startup:title', Page: StartupPage },
   { path: 'settings', label: 'settings.title', Page: SettingsPage },
 ] as const;
@@ -40,7 +42,7 @@ const SUB_PAGES = [
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
   // Tab labels from other namespaces (files:title) must be loaded before the tab bar renders.
-  const { t } = useTranslation(['server', 'files', 'startup']);
+  const { t } = useTranslation(['server', 'files', 'startup', 'network']);
   const params = useParams();
   const id = params.id!;
   const rest = (params['*'] ?? '').replace(/\/+$/, '');
