@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
@@ -6,7 +7,9 @@ import {
   createServer,
   eggId,
   signIn,
+  terminalText,
   userId,
+  waitForStatus,
   waitInstalled,
   type AppApi,
   type CreatedServer,
@@ -154,11 +157,30 @@ describe('server network page in Chromium', () => {
     await screenshots(page, 'server-network-limit');
   });
 
-  it('the console shows the new primary address', async () => {
+  it('the console shows the new primary address, and the game server listens on its port', async () => {
     const { primary, allocations } = await stored();
     const current = allocations.find((a) => a.id === primary)!;
     await page.getByRole('link', { name: 'Console', exact: true }).click();
     await page.waitForURL(`${panel.url}/server/${game.identifier}`);
     await page.getByText(shown(current), { exact: true }).first().waitFor();
+    await waitForStatus(page, panel, 'offline', 20_000);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await waitForStatus(page, panel, 'running', 60_000);
+    await expect
+      .poll(() => terminalText(page), { timeout: 30_000 })
+      .toContain(`Listening on port ${current.port}`);
+    // Something really answers there: the game's greeting is its MOTD.
+    const greeting = await new Promise<string>((resolve, reject) => {
+      const socket = connect(current.port, current.ip);
+      socket.setEncoding('utf8');
+      socket.once('data', (data: string) => {
+        socket.destroy();
+        resolve(data);
+      });
+      socket.once('error', reject);
+    });
+    expect(greeting).toContain('hi');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await waitForStatus(page, panel, 'offline', 60_000);
   });
 });
