@@ -532,3 +532,23 @@ describe('with client allocations disabled (the default)', () => {
     expect(assigned).toHaveLength(1);
   });
 });
+
+describe('other methods', () => {
+  it('answers a method the routes do not take with 405 and the methods they do', async () => {
+    const second = await giveAllocation();
+    const cases: [string, string, string][] = [
+      ['PUT', base(), 'GET, HEAD, POST'],
+      ['DELETE', base(), 'GET, HEAD, POST'],
+      ['PATCH', `${base()}/${second.id}`, 'POST, DELETE'],
+      ['GET', `${base()}/${second.id}/primary`, 'POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await ownerClient.request(method, path, method === 'GET' ? undefined : {});
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body.errors[0].code).toBe('MethodNotAllowedHttpException');
+    }
+    expect((await mine()).map((a) => a.id)).toEqual([primaryId, second.id]);
+    expect(await activity()).toEqual([]);
+  });
+});
