@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -101,6 +101,9 @@ function FileEditor({ action, path, mimetype }: { action: EditorAction; path: st
   }, []);
   const leave = useLeaveGuard(dirtyNow, dirty);
   const selectId = useId();
+
+  // A save error belongs to this file: it goes when the user moves on.
+  useEffect(() => () => useGlobalStore.getState().clearFlashes(FILE_VIEW_FLASH), []);
 
   /** Writes the editor's text to `target`; resolves to whether it worked. */
   const write = async (target: string): Promise<boolean> => {
