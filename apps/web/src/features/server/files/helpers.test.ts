@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fileKey, toFileEntry, type FileEntry } from '../../../api/files.ts';
 import { deletePreview, FILE_LIST_LIMIT, visibleEntries } from './listing.ts';
-import { breadcrumbs, directoryFromHash, hashFor, joinPath, normalizeDirectory } from './paths.ts';
+import {
+  baseName,
+  breadcrumbs,
+  directoryFromHash,
+  hashFor,
+  joinPath,
+  normalizeDirectory,
+  parentDirectory,
+} from './paths.ts';
 import { isArchive, isEditable, modeForWire } from './rules.ts';
 import { formatModified } from './time.ts';
 
@@ -182,6 +190,22 @@ describe('paths', () => {
       { name: 'a', path: '/a' },
       { name: 'b', path: '/a/b' },
     ]);
+  });
+
+  it.each([
+    ['/plugins/Essentials/config.yml', '/plugins/Essentials', 'config.yml'],
+    ['/eula.txt', '/', 'eula.txt'],
+    ['plugins//a.yml/', '/plugins', 'a.yml'],
+    ['/../../etc/passwd', '/etc', 'passwd'],
+    ['/', '/', ''],
+  ])('splits the file path %s into its folder %s and name %s', (path, folder, name) => {
+    expect(parentDirectory(path)).toBe(folder);
+    expect(baseName(path)).toBe(name);
+  });
+
+  it('joins a new file name that holds folders inside the current folder', () => {
+    expect(joinPath('/plugins', 'conf/app.yml')).toBe('/plugins/conf/app.yml');
+    expect(joinPath('/plugins', '../../x.txt')).toBe('/x.txt');
   });
 });
 
