@@ -93,7 +93,7 @@ function FileEditor({ action, path, mimetype }: { action: EditorAction; path: st
   const [naming, setNaming] = useState(false);
   const [dirty, setDirtyState] = useState(false);
   const [saved, setSaved] = useState(false);
-  // Read by the leave guard at the moment of a navigation, which can follow a save in the same tick.
+  // Read by the leave guard when a link is clicked: current even before React renders again.
   const dirtyNow = useRef(false);
   const setDirty = useCallback((value: boolean) => {
     dirtyNow.current = value;
