@@ -1,1 +1,2 @@
+import './server.css';
 export { ServerArea } from './ServerArea.tsx';
