@@ -5,3 +5,4 @@ export { RESERVED_ENV_NAMES, eggV1Schema, eggV2Schema } from './schema.ts';
 export { eggConfigSchema } from './config.ts';
 export * from './parse.ts';
 export * from './export.ts';
+export * from './install-entrypoint.ts';

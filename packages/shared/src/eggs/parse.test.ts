@@ -124,6 +124,24 @@ describe('parseEgg on good files', () => {
   it('accepts the file as text', () => {
     expect(parseEgg(JSON.stringify(goodV2())).ok).toBe(true);
   });
+
+  it('accepts the install interpreters by name or absolute path, and image references with registry, tag and digest', () => {
+    for (const entrypoint of ['bash', 'ash', 'sh', '/bin/bash', '/usr/bin/sh', '/usr/local/bin/bash']) {
+      const file = goodV2();
+      file.scripts.installation.entrypoint = entrypoint;
+      expect(parseEgg(file).ok, entrypoint).toBe(true);
+    }
+    for (const container of [
+      'alpine',
+      'ghcr.io/pterodactyl/installers:debian',
+      'localhost:5000/a/b_c.d-e:1.0',
+      `debian@sha256:${'a'.repeat(64)}`,
+    ]) {
+      const file = goodV2();
+      file.scripts.installation.container = container;
+      expect(parseEgg(file).ok, container).toBe(true);
+    }
+  });
 });
 
 type Case = [title: string, change: (f: Record<string, any>) => unknown, errors: EggError[]];
@@ -246,6 +264,36 @@ const bad: Case[] = [
     'config.startup done bad regex',
     (f) => (f.config.startup = { done: ['ok', 'regex:(['] }),
     [{ path: 'config.startup.done[1]', message: 'is not a valid regular expression' }],
+  ],
+  [
+    'install entrypoint that is a shell command (it must never reach a shell)',
+    (f) => (f.scripts.installation.entrypoint = '$(touch${IFS}/tmp/x)'),
+    [
+      {
+        path: 'scripts.installation.entrypoint',
+        message: 'must be bash, ash or sh (or /bin/, /usr/bin/ or /usr/local/bin/ followed by one of them)',
+      },
+    ],
+  ],
+  [
+    'install entrypoint that is another program',
+    (f) => (f.scripts.installation.entrypoint = 'python3'),
+    [
+      {
+        path: 'scripts.installation.entrypoint',
+        message: 'must be bash, ash or sh (or /bin/, /usr/bin/ or /usr/local/bin/ followed by one of them)',
+      },
+    ],
+  ],
+  [
+    'install container that is not an image reference',
+    (f) => (f.scripts.installation.container = 'alpine; curl x | sh'),
+    [
+      {
+        path: 'scripts.installation.container',
+        message: 'must be a Docker image reference (for example ghcr.io/owner/image:tag)',
+      },
+    ],
   ],
   ['config.stop empty', (f) => (f.config.stop = ''), [{ path: 'config.stop', message: 'must not be empty' }]],
   [

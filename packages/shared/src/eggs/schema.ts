@@ -6,6 +6,12 @@
  */
 import { z } from 'zod';
 import { eggConfigSchema } from './config.ts';
+import {
+  IMAGE_REFERENCE,
+  IMAGE_REFERENCE_MESSAGE,
+  INSTALL_ENTRYPOINT_MESSAGE,
+  installInterpreter,
+} from './install-entrypoint.ts';
 import { checkVariableRules } from './variable-rules.ts';
 import type { EggVariable } from './types.ts';
 
@@ -90,8 +96,12 @@ const common = {
   scripts: z.object({
     installation: z.object({
       script: optionalText.transform((s) => s.replace(/\r\n/gu, '\n')),
-      container: z.string().min(1),
-      entrypoint: z.string().min(1),
+      // Both end up in the daemon's hands: only known shells and plain image references pass.
+      container: z.string().min(1).max(255).regex(IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE),
+      entrypoint: z
+        .string()
+        .min(1)
+        .refine((e) => installInterpreter(e) !== null, INSTALL_ENTRYPOINT_MESSAGE),
     }),
   }),
 };
