@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 
 export interface Hit {
@@ -12,6 +12,8 @@ export interface ThrottleStore {
   /** Counts one hit for `key` in a window of `windowMs` and reports the total. */
   hit(key: string, windowMs: number): Promise<Hit>;
   peek(key: string): Promise<Hit>;
+  /** Takes back one hit counted in advance for an attempt that turned out not to be a failure. */
+  undo(key: string): Promise<void>;
   clear(key: string): Promise<void>;
 }
 
@@ -46,6 +48,11 @@ export class MemoryThrottle implements ThrottleStore {
     return { hits: b.hits, retryAfter: Math.ceil((b.resetAt - now) / 1000) };
   }
 
+  async undo(key: string): Promise<void> {
+    const b = this.buckets.get(key);
+    if (b && b.hits > 0) b.hits--;
+  }
+
   async clear(key: string): Promise<void> {
     this.buckets.delete(key);
   }
@@ -62,26 +69,33 @@ export class MemoryThrottle implements ThrottleStore {
 export class DbThrottle implements ThrottleStore {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /**
+   * One statement that counts and reads back, so parallel requests each see their own total (a read
+   * then a write let 50 parallel sign-ins all see "4 so far"). An ended window starts over at 1.
+   */
   async hit(key: string, windowMs: number): Promise<Hit> {
     const now = Date.now();
-    return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('rate_limits').selectAll().where('key', '=', key).executeTakeFirst();
-      if (!row || Number(row.reset_at) <= now) {
-        const resetAt = now + windowMs;
-        await trx
-          .insertInto('rate_limits')
-          .values({ key, hits: 1, reset_at: resetAt })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ hits: 1, reset_at: resetAt }))
-          .execute();
-        return { hits: 1, retryAfter: Math.ceil(windowMs / 1000) };
-      }
-      await trx
-        .updateTable('rate_limits')
-        .set((eb) => ({ hits: eb('hits', '+', 1) }))
-        .where('key', '=', key)
-        .execute();
-      return { hits: row.hits + 1, retryAfter: Math.ceil((Number(row.reset_at) - now) / 1000) };
-    });
+    const row = await this.db
+      .insertInto('rate_limits')
+      .values({ key, hits: 1, reset_at: now + windowMs })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          hits: sql<number>`case when rate_limits.reset_at <= ${now} then 1 else rate_limits.hits + 1 end`,
+          reset_at: sql<number>`case when rate_limits.reset_at <= ${now} then excluded.reset_at else rate_limits.reset_at end`,
+        }),
+      )
+      .returning(['hits', 'reset_at'])
+      .executeTakeFirstOrThrow();
+    return { hits: Number(row.hits), retryAfter: Math.ceil((Number(row.reset_at) - now) / 1000) };
+  }
+
+  async undo(key: string): Promise<void> {
+    await this.db
+      .updateTable('rate_limits')
+      .set((eb) => ({ hits: eb('hits', '-', 1) }))
+      .where('key', '=', key)
+      .where('hits', '>', 0)
+      .execute();
   }
 
   async peek(key: string): Promise<Hit> {

@@ -54,27 +54,41 @@ export class AuthService {
     return keys;
   }
 
+  private lockedOut(retryAfter: number): ValidationFailed {
+    return new ValidationFailed(
+      [
+        {
+          field: 'email',
+          rule: '',
+          detail: `Too many login attempts. Please try again in ${retryAfter} seconds.`,
+        },
+      ],
+      429,
+      { 'retry-after': String(retryAfter) },
+    );
+  }
+
   private async assertNotLocked(keys: string[]): Promise<void> {
     for (const key of keys) {
       const { hits, retryAfter } = await this.throttle.peek(key);
-      if (hits >= LOCKOUT_ATTEMPTS) {
-        throw new ValidationFailed(
-          [
-            {
-              field: 'email',
-              rule: '',
-              detail: `Too many login attempts. Please try again in ${retryAfter} seconds.`,
-            },
-          ],
-          429,
-          { 'retry-after': String(retryAfter) },
-        );
-      }
+      if (hits >= LOCKOUT_ATTEMPTS) throw this.lockedOut(retryAfter);
     }
   }
 
-  private async countFailure(keys: string[]): Promise<void> {
-    for (const key of keys) await this.throttle.hit(key, LOCKOUT_WINDOW_MS);
+  /**
+   * Counts the attempt as a failure BEFORE the (slow) check, with one atomic count-and-read per key:
+   * a check-then-count lets every parallel guess pass the check while the others are still hashing.
+   * A right answer takes its count back (`release`) or clears the counters (`succeed`).
+   */
+  private async reserveAttempt(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const { hits, retryAfter } = await this.throttle.hit(key, LOCKOUT_WINDOW_MS);
+      if (hits > LOCKOUT_ATTEMPTS) throw this.lockedOut(retryAfter);
+    }
+  }
+
+  private async release(keys: string[]): Promise<void> {
+    for (const key of keys) await this.throttle.undo(key);
   }
 
   async login(body: Record<string, unknown>, session: SessionState, meta: RequestMeta): Promise<LoginResult> {
@@ -82,11 +96,10 @@ export class AuthService {
     const password = typeof body.password === 'string' ? body.password : '';
     const user = login ? await this.users.findByLogin(login) : undefined;
     const keys = this.lockKeys(meta.ip, user, login || undefined);
-    await this.assertNotLocked(keys);
+    await this.reserveAttempt(keys);
 
     const ok = user ? await verifyPassword(user.password, password) : await this.burnTime(password);
     if (!user || !ok) {
-      await this.countFailure(keys);
       await this.activity.log('auth:fail', { userId: null, apiKeyId: null, ip: meta.ip }, [], {
         username: login,
       });
@@ -99,6 +112,8 @@ export class AuthService {
       await this.succeed(user, keys, 'auth:success', meta);
       return { complete: true, user, method: 'password' };
     }
+    // The password was right: this attempt is no failure (the second factor counts its own).
+    await this.release(keys);
     const token = randomAlnum(64);
     session.data.pendingLogin = {
       userId: user.id,
@@ -132,14 +147,11 @@ export class AuthService {
         'The authentication token provided has expired, please refresh the page and try again.',
       );
     }
+    await this.reserveAttempt(keys);
     const invalidCode = 'The two-factor authentication token was invalid.';
-    if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) {
-      await this.countFailure(keys);
-      throw errors.display(invalidCode);
-    }
+    if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) throw errors.display(invalidCode);
     if (input.recovery_token) {
       if (!(await this.twoFactor.useRecoveryToken(user, input.recovery_token))) {
-        await this.countFailure(keys);
         throw errors.display('The recovery token provided is not valid.');
       }
       delete session.data.pendingLogin;
@@ -147,7 +159,6 @@ export class AuthService {
       return { complete: true, user, method: 'recovery' };
     }
     if (!(await this.twoFactor.verifyCode(user, String(input.authentication_code ?? '')))) {
-      await this.countFailure(keys);
       throw errors.display(invalidCode);
     }
     delete session.data.pendingLogin;

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstError, TestClient } from '../../test-support/client.ts';
+import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+
+let panel: TestPanel;
+
+beforeAll(async () => {
+  panel = await startTestPanel({ TRUSTED_PROXIES: '127.0.0.1' });
+});
+afterAll(async () => {
+  await panel.close();
+});
+
+describe('sign-in lockout under concurrent guessing', () => {
+  it('lets at most 5 of 50 parallel wrong passwords for one account be checked; the rest are locked out', async () => {
+    const victim = await panel.createUser({ password: 'hunter2hunter2' });
+    // Each guess from its own address, so the per-address limits do not hide the per-account count.
+    const clients = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const c = new TestClient(panel.url);
+        c.extraHeaders['x-forwarded-for'] = `192.0.2.${i + 1}`;
+        await c.get('/sanctum/csrf-cookie');
+        return c;
+      }),
+    );
+    const answers = await Promise.all(
+      clients.map((c, i) => c.post('/auth/login', { user: victim.username, password: `guess-${i}` })),
+    );
+    const checked = answers.filter((r) => r.status === 400);
+    const locked = answers.filter((r) => r.status === 429);
+    expect(checked.length + locked.length).toBe(50);
+    expect(checked.length).toBeLessThanOrEqual(5);
+    for (const r of checked) {
+      expect(firstError(r).detail).toBe('No account matching those credentials could be found.');
+    }
+    for (const r of locked) expect(firstError(r).detail).toMatch(/^Too many login attempts\./u);
+    // The right password is locked out too now.
+    const late = new TestClient(panel.url);
+    late.extraHeaders['x-forwarded-for'] = '192.0.2.200';
+    expect((await late.login(victim.username, 'hunter2hunter2')).status).toBe(429);
+  });
+});
