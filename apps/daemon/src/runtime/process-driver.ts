@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { detectCgroups, type CgroupHandle, type CgroupSystem } from './cgroups.ts';
@@ -13,6 +13,7 @@ import type {
 import { NetworkCounter, SocketTable, socketInodes } from './net-usage.ts';
 import { NS_PER_TICK, PAGE_SIZE, processTree, safeKill } from './proc.ts';
 import { bwrapArgs, joinCgroupsArgv, type SandboxOptions } from './sandbox.ts';
+import { STANDARD_PATH, findProgram } from './which.ts';
 
 export interface ProcessDriverOptions {
   allowUnconfined: boolean;
@@ -25,10 +26,9 @@ export interface ProcessDriverOptions {
   forceNoBwrap?: boolean;
 }
 
+/** bwrap and setpriv: on the daemon's PATH, else in the usual system directories. */
 function which(program: string): string | null {
-  const res = spawnSync('/bin/sh', ['-c', `command -v ${program}`], { encoding: 'utf8' });
-  const out = res.stdout.trim();
-  return res.status === 0 && out.startsWith('/') ? out : null;
+  return findProgram(program, `${process.env.PATH ?? ''}:${STANDARD_PATH}`);
 }
 
 const WATCHDOG_MS = 1000;

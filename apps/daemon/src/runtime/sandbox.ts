@@ -91,6 +91,8 @@ export function bwrapArgs(spec: LaunchSpec, opts: SandboxOptions, mountPoint: st
  */
 export function joinCgroupsArgv(dirs: string[], argv: string[]): string[] {
   if (dirs.length === 0) return argv;
+  // The script text is a constant: the directories and the argv reach it only as positional
+  // parameters ("$1", "$@"), which a shell never parses as syntax.
   const script =
     'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1/cgroup.procs" || exit 125; shift; n=$((n-1)); done; exec "$@"';
   return ['/bin/sh', '-c', script, 'talon-launch', String(dirs.length), ...dirs, ...argv];

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -7,6 +6,7 @@ import type { RemoteClient } from '../panel/client.ts';
 import type { RuntimeDriver } from '../runtime/driver.ts';
 import { LineSplitter } from './console.ts';
 import { buildEnvironment } from './environment.ts';
+import { resolveInstallInterpreter } from './install-interpreter.ts';
 import { ServerError } from './errors.ts';
 import type { Server } from './server.ts';
 
@@ -19,21 +19,6 @@ export interface InstallerDeps {
 
 // Installer floor, as Wings gives install containers at least 1 GiB.
 const INSTALL_MIN_MEMORY = 1024 * 1024 * 1024;
-
-/**
- * The egg names an interpreter from its Docker image (`bash`, `ash`…). This runtime uses the host's
- * programs: the interpreter is looked up on the host, and `ash` falls back to `sh`.
- */
-function hostInterpreter(entrypoint: string): string {
-  const name = path.basename(entrypoint.trim().split(/\s+/)[0] || 'sh');
-  const candidates = name === 'ash' ? ['ash', 'sh'] : [name, 'sh'];
-  for (const c of candidates) {
-    const res = spawnSync('/bin/sh', ['-c', `command -v ${JSON.stringify(c)}`], { encoding: 'utf8' });
-    const found = res.stdout.trim();
-    if (res.status === 0 && found.startsWith('/')) return found;
-  }
-  return '/bin/sh';
-}
 
 /**
  * Runs the egg's install script for a server (Wings protocol §7.3, process runtime): the server
@@ -73,6 +58,14 @@ export async function runInstall(server: Server, reinstall: boolean, deps: Insta
 async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
   const { config, driver, remote } = deps;
   const script = await remote.getInstallScript(server.uuid);
+  const interpreter = resolveInstallInterpreter(script.entrypoint);
+  if ('refused' in interpreter) {
+    const line = `installation refused: ${interpreter.refused}`;
+    server.bus.emit('install output', line);
+    deps.log.warn({ server: server.uuid, entrypoint: script.entrypoint }, 'install entrypoint refused');
+    await writeInstallLog(config, server.uuid, [...logHeader(server.uuid, script, 'refused'), line]);
+    return false;
+  }
   const tmp = path.join(config.system.tmp_directory, server.uuid);
   await rm(tmp, { recursive: true, force: true });
   await mkdir(tmp, { recursive: true, mode: 0o700 });
@@ -81,7 +74,6 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
 
   const inside = driver.insidePaths('install', server.dir, tmp);
   const env = buildEnvironment(server.config, { timezone: config.system.timezone, home: inside.root });
-  const interpreter = hostInterpreter(script.entrypoint);
   const output: string[] = [];
   server.bus.emit('daemon message', 'Starting installation process, this could take a few minutes...');
 
@@ -91,7 +83,7 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     kind: 'install',
     serverDir: server.dir,
     installDir: tmp,
-    argv: [interpreter, path.join(inside.install, 'install.sh')],
+    argv: [interpreter.path, path.join(inside.install, 'install.sh')],
     env,
     limits: {
       memoryBytes: Math.max(server.memoryLimitBytes, INSTALL_MIN_MEMORY),
@@ -113,13 +105,8 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     `install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`,
   );
 
-  const logDir = path.join(config.system.log_directory, 'install');
-  await mkdir(logDir, { recursive: true });
   const header = [
-    `Talon server installation log`,
-    `server: ${server.uuid}`,
-    `image (ignored by the process runtime): ${script.container_image}`,
-    `entrypoint: ${script.entrypoint} (ran ${interpreter})`,
+    ...logHeader(server.uuid, script, `ran ${interpreter.path}`),
     `exit code: ${exit.code}`,
     '',
     'environment:',
@@ -127,10 +114,27 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     '',
     'output:',
   ];
-  await writeFile(path.join(logDir, `${server.uuid}.log`), [...header, ...output, ''].join('\n'), {
-    mode: 0o600,
-  });
+  await writeInstallLog(config, server.uuid, [...header, ...output]);
   await rm(tmp, { recursive: true, force: true });
   await server.disk.refresh();
   return ok;
+}
+
+function logHeader(
+  uuid: string,
+  script: { container_image: string; entrypoint: string },
+  ran: string,
+): string[] {
+  return [
+    `Talon server installation log`,
+    `server: ${uuid}`,
+    `image (ignored by the process runtime): ${script.container_image}`,
+    `entrypoint: ${script.entrypoint} (${ran})`,
+  ];
+}
+
+async function writeInstallLog(config: DaemonConfig, uuid: string, lines: string[]): Promise<void> {
+  const logDir = path.join(config.system.log_directory, 'install');
+  await mkdir(logDir, { recursive: true });
+  await writeFile(path.join(logDir, `${uuid}.log`), [...lines, ''].join('\n'), { mode: 0o600 });
 }
