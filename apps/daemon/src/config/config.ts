@@ -39,6 +39,8 @@ export const daemonConfigSchema = z.object({
       timezone: z.string().default(process.env.TZ ?? 'UTC'),
       disk_check_interval: z.number().int().min(0).default(150),
       websocket_log_count: z.number().int().min(1).default(150),
+      /** Seconds a server has to stop by its egg's stop command when the daemon itself stops. */
+      shutdown_timeout: z.number().int().min(0).default(30),
       sftp: z
         .object({
           bind_address: z.string().default('0.0.0.0'),
