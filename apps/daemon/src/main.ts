@@ -1,20 +1,16 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { prettyDestination, wantsPrettyLogs } from '@talon/shared/logging/pretty';
 import { ConfigError, configPathFromArgs, loadConfigFile } from './config/config.ts';
 import { buildDaemon } from './daemon.ts';
+import { logFatalErrors } from './fatal-errors.ts';
 
 /**
  * `tsx apps/daemon/src/main.ts --config <file>` (or TALON_DAEMON_CONFIG): load the config, load the
- * servers from the panel, restore their states, serve the Wings API. SIGINT/SIGTERM stop the
- * servers' processes but keep their recorded states, so the next boot restarts them.
+ * servers from the panel, restore their states, serve the Wings API. SIGINT/SIGTERM stop each
+ * server with its egg's stop command (killed after `system.shutdown_timeout` seconds) but keep
+ * their recorded states, so the next boot starts them again.
  */
-async function main(): Promise<void> {
-  // LOG_LEVEL overrides the config's `debug` (the panel passes its own level to the local daemon).
-  const pretty = wantsPrettyLogs(process.env.LOG_FORMAT, process.stdout.isTTY);
-  const log = pino(
-    { level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } },
-    pretty ? prettyDestination((text) => process.stdout.write(text)) : undefined,
-  );
+async function main(log: Logger): Promise<void> {
   let loaded;
   try {
     loaded = loadConfigFile(configPathFromArgs(process.argv.slice(2), process.env));
@@ -27,13 +23,27 @@ async function main(): Promise<void> {
   log.info({ url }, 'daemon listening');
   // Without SFTP the node still serves its servers: say so loudly and carry on.
   await daemon.listenSftp().catch((err: Error) => log.error({ err }, 'SFTP server could not start'));
+  const timeoutSeconds = loaded.config.system.shutdown_timeout;
   let stopping = false;
   const stop = (signal: string): void => {
-    if (stopping) return;
+    if (stopping) {
+      log.warn({ signal }, 'already stopping servers; waiting for them');
+      return;
+    }
     stopping = true;
-    log.info({ signal }, 'shutting down');
+    log.info(
+      {
+        signal,
+        servers: daemon.manager.all().filter((s) => s.running).length,
+        timeoutSeconds,
+      },
+      'stopping servers before exit',
+    );
     void daemon.close().then(
-      () => process.exit(0),
+      () => {
+        log.info('daemon stopped');
+        process.exit(0);
+      },
       (err: Error) => {
         log.error({ err }, 'shutdown failed');
         process.exit(1);
@@ -44,7 +54,15 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((err: Error) => {
-  console.error(err);
+// LOG_LEVEL overrides the config's `debug` (the panel passes its own level to the local daemon).
+const log = pino(
+  { level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } },
+  wantsPrettyLogs(process.env.LOG_FORMAT, process.stdout.isTTY)
+    ? prettyDestination((text) => process.stdout.write(text))
+    : undefined,
+);
+logFatalErrors(log);
+main(log).catch((err: unknown) => {
+  log.fatal({ err }, 'daemon failed to start');
   process.exit(1);
 });

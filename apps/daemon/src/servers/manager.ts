@@ -116,9 +116,13 @@ export class ServerManager {
     );
   }
 
-  /** Daemon shutdown: end every process but keep states.json as it was, so boot restores it. */
+  /**
+   * Daemon shutdown: stop every server by its egg's stop command, all at once, each killed after
+   * `system.shutdown_timeout` seconds; states.json keeps the states as they were, so boot restores them.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all(this.all().map((s) => s.shutdown()));
+    const graceMs = this.deps.config.system.shutdown_timeout * 1000;
+    await Promise.all(this.all().map((s) => s.shutdown(graceMs)));
   }
 }

@@ -337,8 +337,14 @@ export class Server {
       }
       return;
     }
-    const stop = this.config.process_configuration.stop;
     this.setState('stopping');
+    await this.sendStop(proc);
+    if (!(await this.waitExit(ms))) await this.kill();
+  }
+
+  /** The egg's stop: a console command, a signal to the game's processes, or a kill. */
+  private async sendStop(proc: RuntimeProcess): Promise<void> {
+    const stop = this.config.process_configuration.stop;
     if (stop.type === 'command') {
       proc.write(`${stop.value}\n`);
     } else if (stop.type === 'signal') {
@@ -349,7 +355,6 @@ export class Server {
     } else {
       await proc.kill();
     }
-    if (!(await this.waitExit(ms))) await this.kill();
   }
 
   async kill(): Promise<void> {
@@ -389,14 +394,24 @@ export class Server {
     await this.kill();
   }
 
-  /** Daemon shutdown: end the process without recording a state change. */
-  async shutdown(): Promise<void> {
+  /**
+   * Daemon shutdown: stop the process the egg's way, as a stop from the panel would, so the game
+   * saves its world; kill it if it is still running after `graceMs`. No crash restart follows, and
+   * the manager records no state change, so the next boot starts it again.
+   */
+  async shutdown(graceMs: number): Promise<void> {
     this.deleted = true;
-    if (this.statsTimer) clearInterval(this.statsTimer);
     const proc = this.proc;
-    if (proc) {
+    if (!proc) return;
+    this.setState('stopping');
+    await this.sendStop(proc);
+    if (!(await this.waitExit(graceMs))) {
+      this.deps.log.warn(
+        { server: this.uuid, timeoutSeconds: graceMs / 1000 },
+        'server did not stop in time; killing it',
+      );
       await proc.kill();
-      await proc.exited;
     }
+    await proc.exited;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The "game" our test servers run: a tiny Node script, written into the server directory by the
  * fixture install script. It behaves like a game server console: prints a Done line, echoes
- * commands, exits cleanly on `stop` or SIGINT, and has commands that probe the sandbox and limits.
+ * commands, exits cleanly on `stop` or SIGINT (`save-stop` writes saved.txt first), and has
+ * commands that probe the sandbox and limits.
  */
 export const GAME_JS = String.raw`
 const fs = require('fs');
@@ -21,6 +22,7 @@ function run(line) {
   const [cmd, ...rest] = line.split(' ');
   const arg = rest.join(' ');
   if (cmd === 'stop') { say('Stopping server'); process.exit(0); }
+  else if (cmd === 'save-stop') { fs.writeFileSync('saved.txt', 'world saved'); say('World saved, stopping'); process.exit(0); }
   else if (cmd === 'crash') { say('crashing'); process.exit(3); }
   else if (cmd === 'spam') { let out = ''; for (let n = 0; n < Number(arg); n++) out += 'spam line ' + n + '\n'; process.stdout.write(out); say('spam done'); }
   else if (cmd === 'mem') { for (let n = 0; n < Number(arg); n++) hog.push(Buffer.alloc(1024 * 1024, 1)); say('allocated ' + arg + ' MiB'); }

@@ -110,18 +110,17 @@ export async function waitUntil(
 }
 
 /**
- * A daemon in-process with its directories under /var/tmp (outside the /tmp the sandbox replaces,
- * so hiding is really exercised), the remote stand-in as its panel, and helpers.
+ * A daemon's directories under /var/tmp (outside the /tmp the sandbox replaces, so hiding is really
+ * exercised) and its configuration file, talking to the panel at `remoteUrl`.
  */
-export async function startStack(
-  opts: { config?: Record<string, unknown>; forceNoBwrap?: boolean } = {},
-): Promise<Stack> {
+export async function writeDaemonFiles(
+  remoteUrl: string,
+  over: Record<string, unknown> = {},
+): Promise<{ root: string; configFile: string; config: DaemonConfig }> {
   await mkdir('/var/tmp', { recursive: true });
   const root = await mkdtemp('/var/tmp/talon-daemon-test-');
   // World-readable on purpose: only the sandbox may keep servers out, not mode bits.
   await chmod(root, 0o755);
-  const remote = new RemoteStandIn(TOKEN_ID, TOKEN);
-  const remoteUrl = await remote.start();
   const raw = {
     uuid: randomUUID(),
     token_id: TOKEN_ID,
@@ -134,12 +133,14 @@ export async function startStack(
       tmp_directory: path.join(root, 'tmp'),
       disk_check_interval: 5,
       crash_detection: { timeout: 60 },
+      // Disposing a stack stops its servers gracefully; a stuck one must not hold a test for 30 s.
+      shutdown_timeout: 5,
     },
     remote: remoteUrl,
     remote_query: { timeout: 5 },
     allowed_origins: [],
     runtime: { stats_interval_ms: 250 },
-    ...opts.config,
+    ...over,
   };
   const confDir = path.join(root, 'etc');
   await mkdir(confDir, { recursive: true });
@@ -150,6 +151,19 @@ export async function startStack(
     await mkdir(d, { recursive: true });
     await chmod(d, 0o755);
   }
+  return { root, configFile, config };
+}
+
+/**
+ * A daemon in-process with its directories under /var/tmp (outside the /tmp the sandbox replaces,
+ * so hiding is really exercised), the remote stand-in as its panel, and helpers.
+ */
+export async function startStack(
+  opts: { config?: Record<string, unknown>; forceNoBwrap?: boolean } = {},
+): Promise<Stack> {
+  const remote = new RemoteStandIn(TOKEN_ID, TOKEN);
+  const remoteUrl = await remote.start();
+  const { root, configFile, config } = await writeDaemonFiles(remoteUrl, opts.config);
   const log = pino({ level: process.env.TALON_TEST_LOG ?? 'silent' });
   const boot = async (): Promise<{ daemon: Daemon; url: string }> => {
     const daemon = await buildDaemon(

@@ -34,4 +34,5 @@ export const IMAGE_REFERENCE = new RegExp(
   'u',
 );
 
-export const IMAGE_REFERENCE_MESSAGE = 'must be a Docker image reference (for example ghcr.io/owner/image:tag)';
+export const IMAGE_REFERENCE_MESSAGE =
+  'must be a Docker image reference (for example ghcr.io/owner/image:tag)';
