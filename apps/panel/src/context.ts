@@ -134,7 +134,7 @@ function createServices(
       activity,
       config.clientAllocations,
     ),
-    sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes),
+    sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes, config.appKey),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),
     auth: new AuthService(

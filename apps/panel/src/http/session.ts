@@ -70,10 +70,11 @@ export function writeSessionCookies(
   });
 }
 
-/** Makes sure the request has a (guest) session, creating one when needed. */
-export async function ensureSession(req: FastifyRequest, sessions: SessionsService): Promise<SessionState> {
-  if (!req.session) {
-    req.session = await sessions.create(null, { ip: req.ip, userAgent: req.headers['user-agent'] });
-  }
+/**
+ * Makes sure the request has a session: a new guest when it has none. A guest is only a cookie
+ * (nothing is written to the database), so anonymous page views cost no row.
+ */
+export function ensureSession(req: FastifyRequest, sessions: SessionsService): SessionState {
+  req.session ??= sessions.guest();
   return req.session;
 }

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildApp } from '../app.ts';
 import { bootstrap } from '../bootstrap.ts';
 import type { AppContext } from '../context.ts';
@@ -51,7 +51,7 @@ function freePort(host: string): Promise<number> {
  */
 export async function startTestPanel(
   env: Record<string, string> = {},
-  opts: { host?: string } = {},
+  opts: { host?: string; log?: Logger } = {},
 ): Promise<TestPanel> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-data-'));
@@ -60,7 +60,7 @@ export async function startTestPanel(
   const port = await freePort(host);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const ctx = await bootstrap({
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    log: opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     env: { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', APP_URL: url, ...env },
   });
   const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });

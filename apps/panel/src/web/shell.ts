@@ -63,7 +63,7 @@ export async function webRoutes(
   });
 
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
-    const session = await ensureSession(req, services.sessions);
+    const session = ensureSession(req, services.sessions);
     const user = session.userId ? await repositories.users.findById(session.userId) : undefined;
     const pathname = req.url.split('?')[0] ?? '/';
     if (user && pathname.startsWith('/auth/')) return reply.redirect('/');

@@ -24,7 +24,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   const finishLogin = async (req: FastifyRequest, result: LoginResult) => {
     if (!result.complete) {
-      await services.sessions.saveData(await ensureSession(req, services.sessions));
+      await services.sessions.saveData(ensureSession(req, services.sessions), meta(req));
       return { data: { complete: false, confirmation_token: result.confirmationToken } };
     }
     req.session = await services.sessions.rotate(req.session, result.user.id, meta(req));
@@ -32,19 +32,19 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   };
 
   app.get('/sanctum/csrf-cookie', async (req, reply) => {
-    await ensureSession(req, services.sessions);
+    ensureSession(req, services.sessions);
     return reply.code(204).send();
   });
 
   app.post('/auth/login', { preHandler: [guest, limit('auth.login', 10)] }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     await verifyRecaptcha(config.recaptcha, body['g-recaptcha-response'], req.ip);
-    const session = await ensureSession(req, services.sessions);
+    const session = ensureSession(req, services.sessions);
     return finishLogin(req, await services.auth.login(body, session, meta(req)));
   });
 
   app.post('/auth/login/checkpoint', { preHandler: [guest, limit('auth.login', 10)] }, async (req) => {
-    const session = await ensureSession(req, services.sessions);
+    const session = ensureSession(req, services.sessions);
     const result = await services.auth.checkpoint(
       (req.body ?? {}) as Record<string, unknown>,
       session,
@@ -71,7 +71,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/auth/logout', async (req, reply) => {
     if (!req.session?.userId) throw errors.unauthenticated();
     await services.sessions.destroy(req.session);
-    req.session = await services.sessions.create(null, meta(req));
+    req.session = services.sessions.guest();
     return reply.code(204).send();
   });
 }

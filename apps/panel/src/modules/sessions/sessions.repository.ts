@@ -12,6 +12,16 @@ export class SessionsRepository {
     await this.db.insertInto('sessions').values(row).execute();
   }
 
+  /** Writes the whole row, replacing one with the same id (an expired row not swept yet). */
+  async put(row: Session): Promise<void> {
+    const { id: _id, ...rest } = row;
+    await this.db
+      .insertInto('sessions')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+      .execute();
+  }
+
   async update(id: string, values: Partial<Omit<Session, 'id'>>): Promise<void> {
     await this.db.updateTable('sessions').set(values).where('id', '=', id).execute();
   }
