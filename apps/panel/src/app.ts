@@ -6,6 +6,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { HttpError } from './http/errors.ts';
 import { normalizeInput } from './http/input.ts';
 import { registerSessions } from './http/session.ts';
+import { REDACT_PATHS, serializeRequest } from './http/request-log.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -36,8 +37,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // pino's Logger and Fastify's base logger type differ only in optional members.
   const { config } = ctx;
   const app: FastifyInstance = Fastify({
+    // Request logs carry a redacted URL and no headers: secrets travel in query strings and cookies.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- the assignment to FastifyInstance needs it
-    loggerInstance: ctx.log as FastifyBaseLogger,
+    loggerInstance: ctx.log.child(
+      {},
+      { serializers: { req: serializeRequest }, redact: REDACT_PATHS },
+    ) as FastifyBaseLogger,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 10 * 1024 * 1024,
   });
