@@ -20,10 +20,16 @@ export function hasAcl(actor: Actor, resource: AclResource, bit: number): boolea
 }
 
 /**
- * A preHandler for an application route: READ for GET, WRITE for everything else (reference §5.0).
- * Declared on each route so the permission a route needs is visible where the route is.
+ * Route options declaring the ACL resource of an application route, where the route is registered:
+ * `app.get(url, acl('r_servers'), …)`. http/route-guard.ts refuses to register an application route
+ * without one and installs {@link aclGuard} on each.
  */
-export function acl(resource: AclResource) {
+export function acl(resource: AclResource): { config: { acl: AclResource } } {
+  return { config: { acl: resource } };
+}
+
+/** The check of a declared resource: READ for GET and HEAD, WRITE for everything else (§5.0). */
+export function aclGuard(resource: AclResource) {
   return async function checkAcl(req: FastifyRequest): Promise<void> {
     const actor = requireActor(req);
     const bit = req.method === 'GET' || req.method === 'HEAD' ? ACL_READ : ACL_WRITE;

@@ -24,25 +24,25 @@ export function applicationNestRoutes(app: FastifyInstance, ctx: AppContext) {
     return nest;
   };
 
-  app.get('/api/application/nests', { preHandler: acl('r_nests') }, async (req) => {
+  app.get('/api/application/nests', acl('r_nests'), async (req) => {
     const page = pageRequest(req.query as Record<string, unknown>, { perPage: 50 });
     const { rows, total } = await repo.listNests((page.page - 1) * page.perPage, page.perPage);
     const data = await presentNests(sources, rows, includesOf(req));
     return paginated('nest', data, total, page, requestUrl(req), false);
   });
 
-  app.get<NestRoute>('/api/application/nests/:nest', { preHandler: acl('r_nests') }, async (req) => {
+  app.get<NestRoute>('/api/application/nests/:nest', acl('r_nests'), async (req) => {
     const [data] = await presentNests(sources, [await nestOf(req.params.nest)], includesOf(req));
     return item('nest', data);
   });
 
-  app.get<NestRoute>('/api/application/nests/:nest/eggs', { preHandler: acl('r_eggs') }, async (req) => {
+  app.get<NestRoute>('/api/application/nests/:nest/eggs', acl('r_eggs'), async (req) => {
     const nest = await nestOf(req.params.nest);
     const eggs = await repo.eggsOfNests([nest.id]);
     return list('egg', await presentEggs(sources, eggs, includesOf(req)));
   });
 
-  app.get<EggRoute>('/api/application/nests/:nest/eggs/:egg', { preHandler: acl('r_eggs') }, async (req) => {
+  app.get<EggRoute>('/api/application/nests/:nest/eggs/:egg', acl('r_eggs'), async (req) => {
     const nest = await nestOf(req.params.nest);
     const egg = await repo.findEgg(pathId(req.params.egg));
     if (!egg || egg.nest_id !== nest.id) throw errors.notFound();

@@ -7,7 +7,7 @@ import { randomAlnum } from '../../lib/crypto.ts';
 import { signHs256 } from '../../lib/jwt.ts';
 import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
+import type { PermittedServerAccess, UsableServerAccess } from '../servers/server-access.ts';
 
 /**
  * A server's files through the client API (reference §3.3 "Files"). Every call is proxied to the
@@ -24,8 +24,7 @@ export class FilesService {
   ) {}
 
   /** The file's text; files over the edit size are refused before their bytes are downloaded. */
-  async contents(access: UsableServerAccess, query: unknown, actor: ActivityActor): Promise<Buffer> {
-    requirePermission(access, 'file.read-content');
+  async contents(access: PermittedServerAccess, query: unknown, actor: ActivityActor): Promise<Buffer> {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     const body = await this.daemon.fileContents(access.node, access.server.uuid, file, this.maxEditSize);
     if (!body) {
@@ -40,12 +39,11 @@ export class FilesService {
 
   /** Creates or replaces a file with the raw request body (which may be empty). */
   async write(
-    access: UsableServerAccess,
+    access: PermittedServerAccess,
     query: unknown,
     body: unknown,
     actor: ActivityActor,
   ): Promise<void> {
-    requirePermission(access, 'file.create');
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     const content = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     await this.daemon.writeFile(access.node, access.server.uuid, file, content);
@@ -53,16 +51,14 @@ export class FilesService {
   }
 
   /** A directory's entries (reference §3.3: `file_object` list). */
-  async list(access: UsableServerAccess, query: unknown) {
-    requirePermission(access, 'file.read');
+  async list(access: PermittedServerAccess, query: unknown) {
     const { directory } = check<{ directory?: string | null }>(query, { directory: 'nullable|string' });
     const entries = await this.daemon.listDirectory(access.node, access.server.uuid, directory ?? '/');
     return list('file_object', entries.map(fileObject));
   }
 
   /** A signed, one-time download URL for the node (15 minutes). */
-  async download(access: UsableServerAccess, query: unknown, actor: ActivityActor) {
-    requirePermission(access, 'file.read-content');
+  async download(access: PermittedServerAccess, query: unknown, actor: ActivityActor) {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     const token = this.signedToken(access, { file_path: file });
     await this.activity.log('server:file.download', actor, this.subject(access), { file });
@@ -70,14 +66,12 @@ export class FilesService {
   }
 
   /** A signed, one-time upload URL for the node (15 minutes); the browser adds `directory`. */
-  async upload(access: UsableServerAccess) {
-    requirePermission(access, 'file.create');
+  async upload(access: PermittedServerAccess) {
     const token = this.signedToken(access, {});
     return item('signed_url', { url: `${nodeUrl(access.node)}/upload/file?token=${token}` });
   }
 
-  async rename(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'file.update');
+  async rename(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { root, files } = check<{ root: string; files: { from: string; to: string }[] }>(body, {
       root: 'required|string',
       files: 'required|array',
@@ -92,15 +86,13 @@ export class FilesService {
     });
   }
 
-  async copy(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'file.create');
+  async copy(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { location } = check<{ location: string }>(body, { location: 'required|string' });
     await this.daemon.copyFile(access.node, access.server.uuid, location);
     await this.activity.log('server:file.copy', actor, this.subject(access), { file: location });
   }
 
-  async compress(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
-    requirePermission(access, 'file.archive');
+  async compress(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
     const { root, files } = check<{ root?: string | null; files: string[] }>(body, {
       root: 'nullable|string',
       files: 'required|array',
@@ -114,8 +106,7 @@ export class FilesService {
     return item('file_object', fileObject(archive));
   }
 
-  async decompress(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'file.create');
+  async decompress(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { root, file } = check<{ root?: string | null; file: string }>(body, {
       root: 'nullable|string',
       file: 'required|string',
@@ -127,8 +118,7 @@ export class FilesService {
     });
   }
 
-  async delete(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'file.delete');
+  async delete(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { root, files } = check<{ root: string; files: string[] }>(body, {
       root: 'required|string',
       files: 'required|array',
@@ -138,8 +128,7 @@ export class FilesService {
     await this.activity.log('server:file.delete', actor, this.subject(access), { directory: root, files });
   }
 
-  async createFolder(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'file.create');
+  async createFolder(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { root, name } = check<{ root?: string | null; name: string }>(body, {
       root: 'nullable|string',
       name: 'required|string',
@@ -152,8 +141,7 @@ export class FilesService {
   }
 
   /** Modes are numbers in the request (e.g. 755) and octal strings for the daemon. No activity event. */
-  async chmod(access: UsableServerAccess, body: unknown): Promise<void> {
-    requirePermission(access, 'file.update');
+  async chmod(access: PermittedServerAccess, body: unknown): Promise<void> {
     const { root, files } = check<{ root: string; files: { file: string; mode: string | number }[] }>(body, {
       root: 'required|string',
       files: 'required|array',

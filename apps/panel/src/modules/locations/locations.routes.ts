@@ -20,7 +20,7 @@ type IdParams = { Params: { id: string } };
 export function applicationLocationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { locations } = ctx.services;
   const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
-  const preHandler = acl('r_locations');
+  const declared = acl('r_locations');
 
   /** Locations with the `nodes` and `servers` includes. */
   const present = (req: FastifyRequest, rows: Location[]) =>
@@ -31,17 +31,17 @@ export function applicationLocationRoutes(app: FastifyInstance, ctx: AppContext)
     );
   const one = async (req: FastifyRequest, l: Location) => (await present(req, [l]))[0];
 
-  app.get('/api/application/locations', { preHandler }, async (req) => {
+  app.get('/api/application/locations', declared, async (req) => {
     const params = listParams(req.query as Record<string, unknown>, LIST);
     const { rows, total } = await locations.list(params);
     return paginated('location', await present(req, rows), total, params.page, requestUrl(req), false);
   });
 
-  app.get<IdParams>('/api/application/locations/:id', { preHandler }, async (req) =>
+  app.get<IdParams>('/api/application/locations/:id', declared, async (req) =>
     item('location', await one(req, await locations.get(pathId(req.params.id)))),
   );
 
-  app.post('/api/application/locations', { preHandler }, async (req, reply) => {
+  app.post('/api/application/locations', declared, async (req, reply) => {
     const location = await locations.create(req.body, activityActor(req));
     return reply
       .code(201)
@@ -54,14 +54,14 @@ export function applicationLocationRoutes(app: FastifyInstance, ctx: AppContext)
       );
   });
 
-  app.patch<IdParams>('/api/application/locations/:id', { preHandler }, async (req) =>
+  app.patch<IdParams>('/api/application/locations/:id', declared, async (req) =>
     item(
       'location',
       await one(req, await locations.update(pathId(req.params.id), req.body, activityActor(req))),
     ),
   );
 
-  app.delete<IdParams>('/api/application/locations/:id', { preHandler }, async (req, reply) => {
+  app.delete<IdParams>('/api/application/locations/:id', declared, async (req, reply) => {
     await locations.delete(pathId(req.params.id), activityActor(req));
     return reply.code(204).send();
   });

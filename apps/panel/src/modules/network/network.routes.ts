@@ -1,51 +1,52 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { activityActor, requireActor } from '../../http/context.ts';
+import { activityActor } from '../../http/context.ts';
 import { item, list } from '../../http/envelope.ts';
-import { resolveUsableServer } from '../servers/server-access.ts';
-
-type ServerRequest = FastifyRequest<{ Params: { server: string } }>;
-type AllocationRequest = FastifyRequest<{ Params: { server: string; allocation: string } }>;
+import { nestedResource, permittedAccess, serverRoute } from '../../http/server-guard.ts';
 
 const BASE = '/api/client/servers/:server/network/allocations';
 
-/** Client API network allocations (reference §3.3 "Network allocations"). */
+/**
+ * Client API network allocations (reference §3.3 "Network allocations"). The guard answers 404,
+ * then 409, then looks `{allocation}` up through the server (404) before the permission (403).
+ */
 export function networkRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { repositories, services } = ctx;
-  // 404, then the server's state (409); the service looks up {allocation} (404) before it checks
-  // the permission (403) and the input (422).
-  const access = (req: ServerRequest) =>
-    resolveUsableServer(repositories.servers, requireActor(req).user, req.params.server);
+  const { services } = ctx;
+  const allocation = nestedResource((access, params) =>
+    services.network.find(access, params.allocation ?? ''),
+  );
 
-  app.get(BASE, async (req: ServerRequest) => {
-    return list('allocation', await services.network.list(await access(req)));
+  app.get(BASE, serverRoute('allocation.read'), async (req) => {
+    return list('allocation', await services.network.list(permittedAccess(req)));
   });
 
-  app.post(BASE, async (req: ServerRequest) => {
-    return item('allocation', await services.network.create(await access(req), activityActor(req)));
+  app.post(BASE, serverRoute('allocation.create'), async (req) => {
+    return item('allocation', await services.network.create(permittedAccess(req), activityActor(req)));
   });
 
-  app.post(`${BASE}/:allocation`, async (req: AllocationRequest) => {
+  const update = serverRoute('allocation.update', { nested: allocation });
+  app.post(`${BASE}/:allocation`, update, async (req) => {
     const attributes = await services.network.setNotes(
-      await access(req),
-      req.params.allocation,
+      permittedAccess(req),
+      allocation.of(req),
       req.body,
       activityActor(req),
     );
     return item('allocation', attributes);
   });
 
-  app.post(`${BASE}/:allocation/primary`, async (req: AllocationRequest) => {
+  app.post(`${BASE}/:allocation/primary`, update, async (req) => {
     const attributes = await services.network.setPrimary(
-      await access(req),
-      req.params.allocation,
+      permittedAccess(req),
+      allocation.of(req),
       activityActor(req),
     );
     return item('allocation', attributes);
   });
 
-  app.delete(`${BASE}/:allocation`, async (req: AllocationRequest, reply) => {
-    await services.network.delete(await access(req), req.params.allocation, activityActor(req));
+  const remove = serverRoute('allocation.delete', { nested: allocation });
+  app.delete(`${BASE}/:allocation`, remove, async (req, reply) => {
+    await services.network.delete(permittedAccess(req), allocation.of(req), activityActor(req));
     return reply.code(204).send();
   });
 }

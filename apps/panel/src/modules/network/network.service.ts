@@ -4,7 +4,7 @@ import { errors } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
+import type { PermittedServerAccess, UsableServerAccess } from '../servers/server-access.ts';
 import type { ServerUpdateService } from '../servers/server-update.service.ts';
 import { clientAllocationAttributes } from '../servers/servers.presenter.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
@@ -33,8 +33,8 @@ const subjects = (server: Server, a: Allocation) => [
 
 /**
  * A server's allocations as its users manage them (reference §3.3 "Network allocations"). The
- * route's guard has answered 404 and 409; `{allocation}` is then looked up through the server (404),
- * before the permission (403) and the input (422). Changes that alter the daemon's view of the
+ * route's guard answers 404 and 409, looks `{allocation}` up through the server ({@link find}, 404)
+ * and checks the permission (403); the service checks the input (422). Changes that alter the daemon's view of the
  * server (its ports, its primary address) are synced to the daemon as the application API does:
  * a daemon that is down learns them at its next sync or start.
  */
@@ -48,15 +48,13 @@ export class NetworkService {
   ) {}
 
   /** GET /network/allocations: every allocation of the server. */
-  async list(access: UsableServerAccess) {
-    requirePermission(access, 'allocation.read');
+  async list(access: PermittedServerAccess) {
     const rows = await this.repo.ofServer(access.server.id);
     return rows.map((a) => clientAllocationAttributes(a, access.server.allocation_id));
   }
 
   /** POST /network/allocations: a free allocation on the primary's IP, else a new port in the range. */
-  async create(access: UsableServerAccess, actor: ActivityActor) {
-    requirePermission(access, 'allocation.create');
+  async create(access: PermittedServerAccess, actor: ActivityActor) {
     const { server } = access;
     const count = await this.repo.countOnServer(server.id);
     // A limit that is not set counts as reached, as in the original.
@@ -117,7 +115,7 @@ export class NetworkService {
   }
 
   /** `{allocation}`: a number naming one of this server's allocations, else 404. */
-  private async find(access: UsableServerAccess, id: string): Promise<Allocation> {
+  async find(access: UsableServerAccess, id: string): Promise<Allocation> {
     const n = /^\d{1,10}$/u.test(id) ? Number(id) : NaN;
     const allocation = n <= MAX_ID ? await this.repo.findOnServer(access.server.id, n) : undefined;
     if (!allocation) throw errors.notFound();
@@ -125,9 +123,7 @@ export class NetworkService {
   }
 
   /** POST /network/allocations/{allocation}: its notes; logged only when they changed. */
-  async setNotes(access: UsableServerAccess, id: string, body: unknown, actor: ActivityActor) {
-    const allocation = await this.find(access, id);
-    requirePermission(access, 'allocation.update');
+  async setNotes(access: PermittedServerAccess, allocation: Allocation, body: unknown, actor: ActivityActor) {
     const input = check<{ notes: string | null }>(body, { notes: 'present|nullable|string|max:256' });
     const notes = input.notes ?? null;
     const { server } = access;
@@ -143,9 +139,7 @@ export class NetworkService {
   }
 
   /** POST /network/allocations/{allocation}/primary: the server's primary address from now on. */
-  async setPrimary(access: UsableServerAccess, id: string, actor: ActivityActor) {
-    const allocation = await this.find(access, id);
-    requirePermission(access, 'allocation.update');
+  async setPrimary(access: PermittedServerAccess, allocation: Allocation, actor: ActivityActor) {
     const { server } = access;
     if (allocation.id !== server.allocation_id) {
       await this.servers.update(server.id, { allocation_id: allocation.id, updated_at: nowIso() });
@@ -158,9 +152,7 @@ export class NetworkService {
   }
 
   /** DELETE /network/allocations/{allocation}: back to the node, unless it is the primary one. */
-  async delete(access: UsableServerAccess, id: string, actor: ActivityActor): Promise<void> {
-    const allocation = await this.find(access, id);
-    requirePermission(access, 'allocation.delete');
+  async delete(access: PermittedServerAccess, allocation: Allocation, actor: ActivityActor): Promise<void> {
     const { server } = access;
     if (!server.allocation_limit) {
       throw errors.display('You cannot delete allocations for this server: no allocation limit is set.');

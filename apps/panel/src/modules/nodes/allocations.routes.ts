@@ -35,26 +35,22 @@ function serverFilter(query: Query): number | null | undefined {
 /** /api/application/nodes/{id}/allocations (reference §5.3). */
 export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContext) {
   const { allocations } = ctx.services;
-  const preHandler = acl('r_allocations');
+  const declared = acl('r_allocations');
   const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
 
-  app.get<{ Params: { id: string } }>(
-    '/api/application/nodes/:id/allocations',
-    { preHandler },
-    async (req) => {
-      const query = req.query as Query;
-      const params = listParams(query, LIST);
-      params.filters = params.filters.filter((f) => f.column !== 'server_id');
-      const nodeId = pathId(req.params.id);
-      const { rows, total } = await allocations.list(nodeId, params, serverFilter(query));
-      const data = await presentAllocations(sources, rows, Includes.fromQuery(query, requireActor(req)));
-      return paginated('allocation', data, total, params.page, requestUrl(req), false);
-    },
-  );
+  app.get<{ Params: { id: string } }>('/api/application/nodes/:id/allocations', declared, async (req) => {
+    const query = req.query as Query;
+    const params = listParams(query, LIST);
+    params.filters = params.filters.filter((f) => f.column !== 'server_id');
+    const nodeId = pathId(req.params.id);
+    const { rows, total } = await allocations.list(nodeId, params, serverFilter(query));
+    const data = await presentAllocations(sources, rows, Includes.fromQuery(query, requireActor(req)));
+    return paginated('allocation', data, total, params.page, requestUrl(req), false);
+  });
 
   app.post<{ Params: { id: string } }>(
     '/api/application/nodes/:id/allocations',
-    { preHandler },
+    declared,
     async (req, reply) => {
       await allocations.create(pathId(req.params.id), req.body, activityActor(req));
       return reply.code(204).send();
@@ -63,7 +59,7 @@ export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContex
 
   app.delete<{ Params: { id: string; allocation: string } }>(
     '/api/application/nodes/:id/allocations/:allocation',
-    { preHandler },
+    declared,
     async (req, reply) => {
       await allocations.delete(pathId(req.params.id), pathId(req.params.allocation), activityActor(req));
       return reply.code(204).send();

@@ -35,19 +35,19 @@ function locationIds(query: Query): unknown[] | null {
 export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
   const { nodes } = ctx.services;
   const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
-  const preHandler = acl('r_nodes');
+  const declared = acl('r_nodes');
   const includesOf = (req: FastifyRequest) => Includes.fromQuery(req.query as Query, requireActor(req));
   const one = async (req: FastifyRequest, node: Node) =>
     (await presentNodes(sources, [node], includesOf(req)))[0];
 
-  app.get('/api/application/nodes', { preHandler }, async (req) => {
+  app.get('/api/application/nodes', declared, async (req) => {
     const params = listParams(req.query as Query, LIST);
     const { rows, total } = await nodes.list(params);
     const data = await presentNodes(sources, rows, includesOf(req));
     return paginated('node', data, total, params.page, requestUrl(req), false);
   });
 
-  app.get('/api/application/nodes/deployable', { preHandler }, async (req) => {
+  app.get('/api/application/nodes/deployable', declared, async (req) => {
     const query = req.query as Query;
     const ids = locationIds(query);
     const input = check<{ memory: string; disk: string; page?: string }>(
@@ -83,27 +83,27 @@ export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
     return paginated('node', data, viable.length, page, requestUrl(req), false);
   });
 
-  app.get<IdParams>('/api/application/nodes/:id', { preHandler }, async (req) =>
+  app.get<IdParams>('/api/application/nodes/:id', declared, async (req) =>
     item('node', await one(req, await nodes.get(pathId(req.params.id)))),
   );
 
   // Raw JSON, not an envelope: it is the daemon's configuration file.
-  app.get<IdParams>('/api/application/nodes/:id/configuration', { preHandler }, async (req) =>
+  app.get<IdParams>('/api/application/nodes/:id/configuration', declared, async (req) =>
     nodeConfiguration(await nodes.get(pathId(req.params.id)), ctx.config.appKey, ctx.config.appUrl),
   );
 
-  app.post('/api/application/nodes', { preHandler }, async (req, reply) => {
+  app.post('/api/application/nodes', declared, async (req, reply) => {
     const node = await nodes.create(req.body, activityActor(req));
     return reply
       .code(201)
       .send(item('node', await one(req, node), resourceMeta(req, `/api/application/nodes/${node.id}`)));
   });
 
-  app.patch<IdParams>('/api/application/nodes/:id', { preHandler }, async (req) =>
+  app.patch<IdParams>('/api/application/nodes/:id', declared, async (req) =>
     item('node', await one(req, await nodes.update(pathId(req.params.id), req.body, activityActor(req)))),
   );
 
-  app.delete<IdParams>('/api/application/nodes/:id', { preHandler }, async (req, reply) => {
+  app.delete<IdParams>('/api/application/nodes/:id', declared, async (req, reply) => {
     await nodes.delete(pathId(req.params.id), activityActor(req));
     return reply.code(204).send();
   });

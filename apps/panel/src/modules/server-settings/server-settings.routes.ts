@@ -1,24 +1,24 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { activityActor, requireActor } from '../../http/context.ts';
-import { resolveUsableServer } from '../servers/server-access.ts';
+import { activityActor } from '../../http/context.ts';
+import { permittedAccess, serverRoute } from '../../http/server-guard.ts';
 
-type ServerRequest = FastifyRequest<{ Params: { server: string } }>;
-
-/** Client API server settings: rename and reinstall (reference §3.3 "Settings"). */
+/**
+ * Client API server settings: rename and reinstall (reference §3.3 "Settings"). Each declares its
+ * permission; the guard answers 404, 409 and 403 before the service sees the input.
+ */
 export function serverSettingsRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { repositories, services } = ctx;
-  // 404, then the server's state (409), before the service checks permission and input.
-  const access = (req: ServerRequest) =>
-    resolveUsableServer(repositories.servers, requireActor(req).user, req.params.server);
+  const { services } = ctx;
 
-  app.post('/api/client/servers/:server/settings/rename', async (req: ServerRequest, reply) => {
-    await services.serverSettings.rename(await access(req), req.body, activityActor(req));
+  const rename = serverRoute('settings.rename');
+  app.post('/api/client/servers/:server/settings/rename', rename, async (req, reply) => {
+    await services.serverSettings.rename(permittedAccess(req), req.body, activityActor(req));
     return reply.code(204).send();
   });
 
-  app.post('/api/client/servers/:server/settings/reinstall', async (req: ServerRequest, reply) => {
-    await services.serverSettings.reinstall(await access(req), activityActor(req));
+  const reinstall = serverRoute('settings.reinstall');
+  app.post('/api/client/servers/:server/settings/reinstall', reinstall, async (req, reply) => {
+    await services.serverSettings.reinstall(permittedAccess(req), activityActor(req));
     return reply.code(202).send();
   });
 }

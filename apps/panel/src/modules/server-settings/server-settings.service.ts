@@ -2,7 +2,7 @@ import { check } from '../../http/input.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { ServerManagementService } from '../servers/server-management.service.ts';
-import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
+import type { PermittedServerAccess } from '../servers/server-access.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
 
 /**
@@ -23,8 +23,7 @@ export class ServerSettingsService {
    * POST /settings/rename. An absent `description` keeps the current one; a null or empty one
    * clears it. Each change that really happened is logged with its old and new value.
    */
-  async rename(access: UsableServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'settings.rename');
+  async rename(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const input = check<{ name: string; description?: string | null }>(body, {
       name: 'required|string|min:1|max:191',
       description: 'nullable|string',
@@ -47,8 +46,7 @@ export class ServerSettingsService {
   }
 
   /** POST /settings/reinstall: the same reinstall operators start from the application API. */
-  async reinstall(access: UsableServerAccess, actor: ActivityActor): Promise<void> {
-    requirePermission(access, 'settings.reinstall');
+  async reinstall(access: PermittedServerAccess, actor: ActivityActor): Promise<void> {
     await this.management.reinstall(access.server, actor);
   }
 }

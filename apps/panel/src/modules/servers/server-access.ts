@@ -47,9 +47,10 @@ export async function resolveServerAccess(
 }
 
 /**
- * The whole guard of a client server route, in the reference's order (§2.9, §3.0): unknown server
- * or no relation (404), then the server's state (409). Services receive its result and go on with
- * the permission (403), then the input (422), so the order lives here and nowhere else.
+ * The first two steps of a client server route's guard, in the reference's order (§2.9, §3.0):
+ * unknown server or no relation (404), then the server's state (409). The route guard
+ * (http/server-guard.ts) goes on with a nested resource (404) and the permission ({@link permit},
+ * 403); services then check the input (422), so the order lives here and nowhere else.
  */
 export async function resolveUsableServer(
   repo: ServersRepository,
@@ -72,8 +73,34 @@ function adminMayWatch(user: User, conflict: Conflict): boolean {
   return user.root_admin === 1 && conflict !== 'suspended' && conflict !== 'maintenance';
 }
 
-export function requirePermission(access: ServerAccess, permission: string): void {
-  if (!can(access.permissions, permission)) throw errors.forbidden();
+/** Declared by routes that need server access and nothing more (reference §3.0 "any"). */
+export const ANY_PERMISSION = 'any';
+
+/**
+ * Held only by the owner and root admins (their grant is the wildcard itself): what a route
+ * declares when no subuser permission can allow the request, e.g. an unknown power signal.
+ */
+export const OWNER_ONLY = WILDCARD;
+
+declare const permitted: unique symbol;
+
+/**
+ * Access to a usable server whose route permission was checked: the type services take, so a
+ * service can only run after the whole guard (404, 409, nested 404, 403) did.
+ */
+export type PermittedServerAccess = UsableServerAccess & { readonly [permitted]: true };
+
+/**
+ * The permission step (403) of the guard. `denied` is the refusal where the reference names another
+ * code or text than the default one (the websocket's).
+ */
+export function permit(
+  access: UsableServerAccess,
+  permission: string,
+  denied: () => HttpError = () => errors.forbidden(),
+): PermittedServerAccess {
+  if (permission !== ANY_PERMISSION && !can(access.permissions, permission)) throw denied();
+  return access as PermittedServerAccess;
 }
 
 /** The permissions put into a websocket token: root admins also get the admin-only streams. */

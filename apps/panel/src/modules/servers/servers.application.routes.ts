@@ -28,7 +28,7 @@ type IdRequest = FastifyRequest<IdRoute>;
 /** /api/application/servers (reference §5.5). */
 export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
-  const preHandler = acl('r_servers');
+  const declared = acl('r_servers');
   const sources = { ...repositories, includedServers: services.includedServers };
   /** Servers with the includes the request asks for (reference §5.1). */
   const presentAll = (req: FastifyRequest, servers: Server[]) =>
@@ -40,25 +40,25 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
   const present = async (req: FastifyRequest, server: Server) => (await presentAll(req, [server]))[0];
   const byId = (req: IdRequest) => services.serverManagement.get(pathId(req.params.id));
 
-  app.get('/api/application/servers', { preHandler }, async (req) => {
+  app.get('/api/application/servers', declared, async (req) => {
     const params = listParams(req.query as Record<string, unknown>, LIST);
     const { rows, total } = await repositories.servers.applicationList(params);
     const data = await presentAll(req, rows);
     return paginated('server', data, total, params.page, requestUrl(req), false);
   });
 
-  app.get('/api/application/servers/external/:externalId', { preHandler }, async (req) => {
+  app.get('/api/application/servers/external/:externalId', declared, async (req) => {
     const { externalId } = req.params as { externalId: string };
     const server = await repositories.servers.findByExternalId(externalId);
     if (!server) throw errors.notFound();
     return item('server', await present(req, server));
   });
 
-  app.get<IdRoute>('/api/application/servers/:id', { preHandler }, async (req: IdRequest) =>
+  app.get<IdRoute>('/api/application/servers/:id', declared, async (req: IdRequest) =>
     item('server', await present(req, await byId(req))),
   );
 
-  app.post('/api/application/servers', { preHandler }, async (req, reply) => {
+  app.post('/api/application/servers', declared, async (req, reply) => {
     const server = await services.serverCreation.create(req.body, activityActor(req));
     return reply.code(201).send(item('server', await present(req, server)));
   });
@@ -77,43 +77,43 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
   };
   app.patch<IdRoute>(
     '/api/application/servers/:id/details',
-    { preHandler },
+    declared,
     patch((s, req) => services.serverUpdate.details(s, req.body, activityActor(req))),
   );
   app.patch<IdRoute>(
     '/api/application/servers/:id/build',
-    { preHandler },
+    declared,
     patch((s, req) => services.serverUpdate.build(s, req.body, activityActor(req))),
   );
   app.patch<IdRoute>(
     '/api/application/servers/:id/startup',
-    { preHandler },
+    declared,
     patch((s, req) => services.serverUpdate.startup(s, req.body, activityActor(req))),
   );
 
   app.post<IdRoute>(
     '/api/application/servers/:id/suspend',
-    { preHandler },
+    declared,
     action((s, req) => services.serverManagement.setSuspended(s, true, activityActor(req))),
   );
   app.post<IdRoute>(
     '/api/application/servers/:id/unsuspend',
-    { preHandler },
+    declared,
     action((s, req) => services.serverManagement.setSuspended(s, false, activityActor(req))),
   );
   app.post<IdRoute>(
     '/api/application/servers/:id/reinstall',
-    { preHandler },
+    declared,
     action((s, req) => services.serverManagement.reinstall(s, activityActor(req))),
   );
   app.delete<IdRoute>(
     '/api/application/servers/:id',
-    { preHandler },
+    declared,
     action((s, req) => services.serverManagement.delete(s, false, activityActor(req))),
   );
   app.delete<IdRoute>(
     '/api/application/servers/:id/force',
-    { preHandler },
+    declared,
     action((s, req) => services.serverManagement.delete(s, true, activityActor(req))),
   );
 }

@@ -1,21 +1,25 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
+import { HttpError } from '../../http/errors.ts';
 import { filters } from '../../http/query.ts';
-import { resolveServerAccess, resolveUsableServer, type StateRule } from './server-access.ts';
+import { permittedAccess, serverAccess, serverRoute } from '../../http/server-guard.ts';
+import { resolveServerAccess } from './server-access.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
+import { powerPermission } from './servers.service.ts';
 
-type ServerRequest = FastifyRequest<{ Params: { server: string } }>;
+const websocketDenied = () =>
+  new HttpError(
+    403,
+    'HttpForbiddenException',
+    "You do not have permission to connect to this server's websocket.",
+  );
 
 /** The client API's server list and the per-server endpoints of this stage (reference §3.2, §3.3). */
 export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
-  // 404, then the server's state (409), before the service checks permission and input; the details
-  // route alone skips the state check (reference §3.0).
-  const access = (req: ServerRequest, rule?: StateRule) =>
-    resolveUsableServer(repositories.servers, requireActor(req).user, req.params.server, rule);
 
   app.get('/api/client', async (req) => {
     const { user } = requireActor(req);
@@ -44,9 +48,9 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
     return paginated('server', data, total, page, url, true);
   });
 
-  app.get('/api/client/servers/:server', async (req: ServerRequest) => {
-    // Shown in every server state.
-    const grants = await resolveServerAccess(repositories.servers, requireActor(req).user, req.params.server);
+  // Shown in every server state (reference §3.0).
+  app.get('/api/client/servers/:server', serverRoute('any', { state: 'none' }), async (req) => {
+    const grants = serverAccess(req);
     const bundle = await repositories.servers.bundle(grants.server);
     return item('server', clientServerAttributes(bundle, grants), {
       is_server_owner: grants.isOwner,
@@ -54,21 +58,24 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
     });
   });
 
-  app.get('/api/client/servers/:server/websocket', async (req: ServerRequest) => ({
-    data: await services.servers.websocket(await access(req, 'websocket')),
+  const websocket = serverRoute('websocket.connect', { state: 'websocket', denied: websocketDenied });
+  app.get('/api/client/servers/:server/websocket', websocket, async (req) => ({
+    data: await services.servers.websocket(permittedAccess(req)),
   }));
 
-  app.get('/api/client/servers/:server/resources', async (req: ServerRequest) =>
-    item('stats', await services.servers.resources(await access(req))),
+  app.get('/api/client/servers/:server/resources', serverRoute('any'), async (req) =>
+    item('stats', await services.servers.resources(permittedAccess(req))),
   );
 
-  app.post('/api/client/servers/:server/command', async (req: ServerRequest, reply) => {
-    await services.servers.command(await access(req), req.body, activityActor(req));
+  app.post('/api/client/servers/:server/command', serverRoute('control.console'), async (req, reply) => {
+    await services.servers.command(permittedAccess(req), req.body, activityActor(req));
     return reply.code(204).send();
   });
 
-  app.post('/api/client/servers/:server/power', async (req: ServerRequest, reply) => {
-    await services.servers.power(await access(req), req.body, activityActor(req));
+  // The signal decides the permission (reference §3.3 "power").
+  const power = serverRoute((req) => powerPermission(req.body));
+  app.post('/api/client/servers/:server/power', power, async (req, reply) => {
+    await services.servers.power(permittedAccess(req), req.body, activityActor(req));
     return reply.code(204).send();
   });
 }

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { can, WILDCARD } from '@talon/shared';
 import type { Config } from '../../config/config.ts';
 import { DaemonClient, nodeUrl, type PowerAction } from '../../daemon-client/daemon-client.ts';
-import { errors, HttpError } from '../../http/errors.ts';
+import { HttpError } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
 import { signHs256 } from '../../lib/jwt.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { requirePermission, socketPermissions, type UsableServerAccess } from './server-access.ts';
+import { OWNER_ONLY, socketPermissions, type PermittedServerAccess } from './server-access.ts';
 
 const SOCKET_TOKEN_SECONDS = 10 * 60;
 
@@ -21,16 +20,10 @@ export class ServersService {
 
   /**
    * Credentials for the console websocket (reference §3.4): a 10-minute HS256 JWT. The route's guard
-   * has already applied the websocket state rule (root admins may watch an installing server).
+   * has already applied the websocket state rule (root admins may watch an installing server) and
+   * checked `websocket.connect`.
    */
-  async websocket(access: UsableServerAccess) {
-    if (!can(access.permissions, 'websocket.connect')) {
-      throw new HttpError(
-        403,
-        'HttpForbiddenException',
-        "You do not have permission to connect to this server's websocket.",
-      );
-    }
+  async websocket(access: PermittedServerAccess) {
     const { node } = access;
     const now = Math.floor(Date.now() / 1000);
     const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
@@ -55,7 +48,7 @@ export class ServersService {
     return { token, socket };
   }
 
-  async resources({ node, server }: UsableServerAccess) {
+  async resources({ node, server }: PermittedServerAccess) {
     let state;
     try {
       state = await this.daemonClient.server(node, server.uuid);
@@ -79,8 +72,7 @@ export class ServersService {
     };
   }
 
-  async command(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
-    requirePermission(access, 'control.console');
+  async command(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
     const { command } = check<{ command: string }>(body, { command: 'required|string|min:1' });
     await this.daemonClient.commands(access.node, access.server.uuid, [command]);
     await this.activity.log('server:console.command', actor, [{ type: 'server', id: access.server.id }], {
@@ -88,24 +80,13 @@ export class ServersService {
     });
   }
 
-  /**
-   * The permission depends on the signal and is decided before the signal is validated (reference
-   * §3.3): an unknown signal needs a permission no subuser holds, so subusers get 403 where the
-   * owner gets 422.
-   */
-  async power(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
-    const signal = (body as { signal?: unknown } | null)?.signal;
-    const needed =
-      typeof signal === 'string' && Object.hasOwn(POWER_PERMISSIONS, signal)
-        ? POWER_PERMISSIONS[signal]
-        : null;
-    if (needed) requirePermission(access, needed);
-    else if (access.permissions[0] !== WILDCARD) throw errors.forbidden();
-    check(body, { signal: 'required|string|in:start,stop,restart,kill' });
-    await this.daemonClient.power(access.node, access.server.uuid, signal as PowerAction);
-    await this.activity.log(`server:power.${signal as string}`, actor, [
-      { type: 'server', id: access.server.id },
-    ]);
+  /** The route's guard has checked the permission {@link powerPermission} named for the signal. */
+  async power(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
+    const { signal } = check<{ signal: PowerAction }>(body, {
+      signal: 'required|string|in:start,stop,restart,kill',
+    });
+    await this.daemonClient.power(access.node, access.server.uuid, signal);
+    await this.activity.log(`server:power.${signal}`, actor, [{ type: 'server', id: access.server.id }]);
   }
 }
 
@@ -115,3 +96,14 @@ const POWER_PERMISSIONS: Record<string, string> = {
   kill: 'control.stop',
   restart: 'control.restart',
 };
+
+/**
+ * The permission a power request needs, decided before the signal is validated (reference §3.3):
+ * an unknown signal needs one no subuser holds, so subusers get 403 where the owner gets 422.
+ */
+export function powerPermission(body: unknown): string {
+  const signal = (body as { signal?: unknown } | null)?.signal;
+  return typeof signal === 'string' && Object.hasOwn(POWER_PERMISSIONS, signal)
+    ? POWER_PERMISSIONS[signal]!
+    : OWNER_ONLY;
+}

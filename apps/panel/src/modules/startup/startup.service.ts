@@ -3,7 +3,7 @@ import { errors, ValidationFailed } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { requirePermission, type UsableServerAccess } from '../servers/server-access.ts';
+import type { PermittedServerAccess } from '../servers/server-access.ts';
 import { eggVariableAttributes, invocation } from '../servers/servers.presenter.ts';
 import type { ServerBundle, ServersRepository } from '../servers/servers.repository.ts';
 
@@ -28,8 +28,7 @@ export class StartupService {
   ) {}
 
   /** GET /startup: user-viewable variables, the command as the caller may see it, the egg's images. */
-  async show(access: UsableServerAccess) {
-    requirePermission(access, 'startup.read');
+  async show(access: PermittedServerAccess) {
     const b = await this.repo.bundle(access.server);
     return {
       variables: b.variables
@@ -44,8 +43,7 @@ export class StartupService {
   }
 
   /** PUT /startup/variable: one user-editable variable, checked with its own rules. */
-  async updateVariable(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
-    requirePermission(access, 'startup.update');
+  async updateVariable(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
     const input = check<{ key: string; value: string | null }>(body, {
       key: 'required|string',
       value: 'present',
@@ -80,8 +78,7 @@ export class StartupService {
   }
 
   /** PUT /settings/docker-image: one of the egg's images, unless an admin set another by hand. */
-  async setImage(access: UsableServerAccess, body: unknown, actor: ActivityActor) {
-    requirePermission(access, 'startup.docker-image');
+  async setImage(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
     const b = await this.repo.bundle(access.server);
     const images = Object.values(eggImages(b));
     const { docker_image: image } = check<{ docker_image: string }>(body, {

@@ -24,7 +24,7 @@ type IdParams = { Params: { id: string } };
 /** /api/application/users (reference §5.2). */
 export function applicationUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const users = ctx.services.applicationUsers;
-  const preHandler = acl('r_users');
+  const declared = acl('r_users');
 
   const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
   /** Users with the `servers` include. */
@@ -33,7 +33,7 @@ export function applicationUserRoutes(app: FastifyInstance, ctx: AppContext) {
   const present = async (req: FastifyRequest, u: User, meta?: Record<string, unknown>) =>
     item('user', (await presentAll(req, [u]))[0], meta);
 
-  app.get('/api/application/users', { preHandler }, async (req) => {
+  app.get('/api/application/users', declared, async (req) => {
     const params = listParams(req.query as Record<string, unknown>, LIST);
     const { rows, total } = await users.list(params);
     return paginated('user', await presentAll(req, rows), total, params.page, requestUrl(req), false);
@@ -41,26 +41,26 @@ export function applicationUserRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get<{ Params: { externalId: string } }>(
     '/api/application/users/external/:externalId',
-    { preHandler },
+    declared,
     async (req) => present(req, await users.getByExternalId(req.params.externalId)),
   );
 
-  app.get<IdParams>('/api/application/users/:id', { preHandler }, async (req) =>
+  app.get<IdParams>('/api/application/users/:id', declared, async (req) =>
     present(req, await users.get(pathId(req.params.id))),
   );
 
-  app.post('/api/application/users', { preHandler }, async (req, reply) => {
+  app.post('/api/application/users', declared, async (req, reply) => {
     const user = await users.create(req.body, activityActor(req));
     return reply
       .code(201)
       .send(await present(req, user, resourceMeta(req, `/api/application/users/${user.id}`)));
   });
 
-  app.patch<IdParams>('/api/application/users/:id', { preHandler }, async (req) =>
+  app.patch<IdParams>('/api/application/users/:id', declared, async (req) =>
     present(req, await users.update(pathId(req.params.id), req.body, activityActor(req))),
   );
 
-  app.delete<IdParams>('/api/application/users/:id', { preHandler }, async (req, reply) => {
+  app.delete<IdParams>('/api/application/users/:id', declared, async (req, reply) => {
     await users.delete(pathId(req.params.id), activityActor(req));
     // Keys of the deleted user must stop working at once, not when the key cache expires.
     ctx.services.apiKeys.forgetCached();
