@@ -5,6 +5,7 @@ import { apiAuthentication } from './http/api-auth.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { HttpError } from './http/errors.ts';
 import { normalizeInput } from './http/input.ts';
+import { registerRouteGuards } from './http/route-guard.ts';
 import { registerSessions } from './http/session.ts';
 import { REDACT_PATHS, serializeRequest } from './http/request-log.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
@@ -48,6 +49,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   const routeMiss = registerErrorHandling(app);
+  // Before any route: every client server route and application route must declare its access rule.
+  registerRouteGuards(app, ctx.repositories.servers);
   await app.register(fastifyCookie);
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, raw, done) => {
@@ -120,7 +123,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationNestRoutes(application, ctx);
     // Last: unknown application routes (or known ones with another method: 405) are answered after
     // authentication, so the API's shape is not revealed to callers without a key.
-    application.all('/api/application/*', async (req) => {
+    application.all('/api/application/*', { config: { acl: 'none' } }, async (req) => {
       throw routeMiss(req.method, req.url);
     });
   });
