@@ -82,7 +82,9 @@ export function registerErrorHandling(app: FastifyInstance): RouteMiss {
       return reply.code(status).send(body(status, STATUS_CODES[status] ?? 'HttpException', err.message));
     }
     req.log.error({ err }, 'unexpected error');
-    return reply.code(500).send(body(500, err.name || 'Exception', UNEXPECTED));
+    // The class of an unexpected error (SqliteError, TypeError…) tells an attacker about the insides;
+    // it stays in the log.
+    return reply.code(500).send(body(500, 'HttpException', UNEXPECTED));
   });
   return miss;
 }
