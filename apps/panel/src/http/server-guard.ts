@@ -1,3 +1,4 @@
+import type { PermissionKey } from '@talon/shared';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { HttpError } from './errors.ts';
 import { requireActor } from './context.ts';
@@ -23,7 +24,7 @@ export interface ServerRouteRule {
    * The permission key a subuser needs; `any` when server access is enough; a function of the
    * (parsed, trimmed) request when the input decides, as the power signal does.
    */
-  permission: string | ((req: FastifyRequest) => string);
+  permission: PermissionKey | typeof ANY_PERMISSION | ((req: FastifyRequest) => string);
   /** `usable`: 409 on any conflict; `websocket`: root admins may watch; `none`: the details only */
   state: StateRule | 'none';
   /** the refusal where the reference names another one than the default 403 */

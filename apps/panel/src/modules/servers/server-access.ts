@@ -74,7 +74,7 @@ function adminMayWatch(user: User, conflict: Conflict): boolean {
 }
 
 /** Declared by routes that need server access and nothing more (reference §3.0 "any"). */
-export const ANY_PERMISSION = 'any';
+export const ANY_PERMISSION = 'any' as const;
 
 /**
  * Held only by the owner and root admins (their grant is the wildcard itself): what a route
