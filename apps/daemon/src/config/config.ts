@@ -83,6 +83,13 @@ export const daemonConfigSchema = z.object({
       hidden_paths: z.array(z.string()).default([]),
       /** Highest number of processes/threads per server (cgroup pids.max). */
       pid_limit: z.number().int().min(1).default(512),
+      /**
+       * Which cgroups limit servers: `auto` = v2 if it has the memory, pids and cpu controllers,
+       * else v1; `v2` or `v1` = only that kind; `none` = the best-effort watchdog.
+       */
+      cgroups: z.enum(['auto', 'v2', 'v1', 'none']).default('auto'),
+      /** Where the cgroup hierarchies are mounted (v2 itself, or one v1 directory per controller). */
+      cgroup_root: z.string().default('/sys/fs/cgroup'),
       /** Stats sampling interval while running, ms. */
       stats_interval_ms: z.number().int().min(50).default(1000),
     })
