@@ -68,6 +68,8 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     hidden,
     hiddenFiles,
     log,
+    cgroupMode: config.runtime.cgroups,
+    cgroupRoot: config.runtime.cgroup_root,
     forceNoBwrap: opts.forceNoBwrap,
   });
   const manager = new ServerManager({ config, remote, driver, log });

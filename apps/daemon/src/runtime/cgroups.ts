@@ -35,8 +35,6 @@ export interface CgroupSystem {
   create(name: string, limits: ResourceLimits): Promise<CgroupHandle>;
 }
 
-const ROOT = '/sys/fs/cgroup';
-
 async function writeIf(file: string, value: string): Promise<void> {
   if (existsSync(file)) await writeFile(file, value);
 }
@@ -95,7 +93,7 @@ async function removeDir(dir: string): Promise<void> {
  * `talon` group nested under the daemon's own group in each hierarchy, so a daemon that itself
  * runs inside a limited group never lets its servers escape that limit.
  */
-class V1 implements CgroupSystem {
+export class V1 implements CgroupSystem {
   readonly kind = 'v1';
   constructor(private readonly bases: Record<'memory' | 'pids' | 'cpu' | 'cpuacct', string>) {}
 
@@ -152,7 +150,7 @@ class V1 implements CgroupSystem {
 }
 
 /** cgroup v2 with the memory, pids and cpu controllers delegated to a `talon` group. */
-class V2 implements CgroupSystem {
+export class V2 implements CgroupSystem {
   readonly kind = 'v2';
   constructor(private readonly base: string) {}
 
@@ -200,40 +198,68 @@ function ownV1Path(controller: string): string {
   return '/';
 }
 
-async function tryV2(): Promise<CgroupSystem | null> {
-  const controllers = path.join(ROOT, 'cgroup.controllers');
-  if (!existsSync(controllers)) return null;
-  const have = (await readFile(controllers, 'utf8')).trim().split(/\s+/);
-  if (!['memory', 'pids', 'cpu'].every((c) => have.includes(c))) return null;
-  const base = path.join(ROOT, 'talon');
+const V2_CONTROLLERS = ['memory', 'pids', 'cpu'];
+
+/** cgroup v2 mounted at `root`, or why it cannot be used. */
+async function tryV2(root: string): Promise<CgroupSystem | string> {
+  const controllers = path.join(root, 'cgroup.controllers');
+  if (!existsSync(controllers)) return `no cgroup v2 hierarchy at ${root}`;
+  const have = (await readFile(controllers, 'utf8')).trim().split(/\s+/).filter(Boolean);
+  const missing = V2_CONTROLLERS.filter((c) => !have.includes(c));
+  if (missing.length > 0) {
+    // A controller can be bound to one hierarchy only: on hosts that mount it as cgroup v1 it is
+    // missing here.
+    return `cgroup v2 at ${root} lacks the ${missing.join(', ')} controller(s) (it offers: ${have.join(' ') || 'none'})`;
+  }
+  const base = path.join(root, 'talon');
   try {
-    await writeFile(path.join(ROOT, 'cgroup.subtree_control'), '+memory +pids +cpu');
+    await writeFile(path.join(root, 'cgroup.subtree_control'), '+memory +pids +cpu');
     await mkdir(base, { recursive: true });
     await writeFile(path.join(base, 'cgroup.subtree_control'), '+memory +pids +cpu');
     return new V2(base);
-  } catch {
-    return null;
+  } catch (err) {
+    return `cannot delegate controllers under ${base}: ${(err as Error).message}`;
   }
 }
 
-async function tryV1(): Promise<CgroupSystem | null> {
+/** cgroup v1 with one hierarchy per controller below `root`, or why it cannot be used. */
+async function tryV1(root: string): Promise<CgroupSystem | string> {
   const ctrls = ['memory', 'pids', 'cpu', 'cpuacct'] as const;
   const bases = {} as Record<(typeof ctrls)[number], string>;
-  try {
-    for (const c of ctrls) {
-      const mount = await realpath(path.join(ROOT, c));
-      if (!existsSync(path.join(mount, 'cgroup.procs'))) return null;
+  for (const c of ctrls) {
+    try {
+      const mount = await realpath(path.join(root, c));
+      if (!existsSync(path.join(mount, 'cgroup.procs'))) return `no cgroup v1 ${c} hierarchy at ${mount}`;
       bases[c] = path.join(mount, ownV1Path(c), 'talon');
       await mkdir(bases[c], { recursive: true });
+    } catch (err) {
+      return `cgroup v1 ${c} hierarchy unusable under ${root}: ${(err as Error).message}`;
     }
-    return new V1(bases);
-  } catch {
-    return null;
   }
+  return new V1(bases);
 }
 
-/** Pick v2 when it has the controllers, else v1, else null (the caller then runs a watchdog). */
-export async function detectCgroups(): Promise<CgroupSystem | null> {
-  if (process.getuid?.() !== 0) return null;
-  return (await tryV2()) ?? (await tryV1());
+export type CgroupMode = 'auto' | 'v2' | 'v1' | 'none';
+
+export interface CgroupDetection {
+  system: CgroupSystem | null;
+  /** Why each tried kind was not used (empty when the first choice worked or mode is `none`). */
+  problems: string[];
+}
+
+/**
+ * `auto` picks v2 when it has the controllers, else v1; `v2`/`v1` try only that kind; `none` and
+ * a daemon that is not root get no cgroups (the caller then runs a watchdog).
+ */
+export async function detectCgroups(root: string, mode: CgroupMode): Promise<CgroupDetection> {
+  if (mode === 'none') return { system: null, problems: ['cgroups disabled (runtime.cgroups = none)'] };
+  if (process.getuid?.() !== 0) return { system: null, problems: ['the daemon is not root'] };
+  const problems: string[] = [];
+  const tries = mode === 'auto' ? [tryV2, tryV1] : mode === 'v2' ? [tryV2] : [tryV1];
+  for (const attempt of tries) {
+    const got = await attempt(root);
+    if (typeof got !== 'string') return { system: got, problems };
+    problems.push(got);
+  }
+  return { system: null, problems };
 }

@@ -38,6 +38,7 @@ describe('confinement and limits (bwrap + setpriv + cgroups)', () => {
       driver: 'process',
       confinement: 'bwrap',
       limits: 'cgroup-v1',
+      enforcement: 'kernel',
     });
   });
 

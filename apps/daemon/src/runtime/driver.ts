@@ -49,6 +49,11 @@ export interface RuntimeInfo {
   /** `bwrap`, or `none` when running unconfined (operator opted in). */
   confinement: 'bwrap' | 'none';
   limits: 'cgroup-v2' | 'cgroup-v1' | 'watchdog';
+  /**
+   * `kernel` when cgroups enforce memory and process limits; `best-effort` when a watchdog polls
+   * the process tree (a fast fork or memory bomb can outrun it between two polls).
+   */
+  enforcement: 'kernel' | 'best-effort';
 }
 
 export interface RuntimeDriver {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { detectCgroups, type CgroupHandle, type CgroupSystem } from './cgroups.ts';
+import { detectCgroups, type CgroupHandle, type CgroupMode, type CgroupSystem } from './cgroups.ts';
 import type {
   ExitInfo,
   LaunchSpec,
@@ -22,6 +22,9 @@ export interface ProcessDriverOptions {
   hidden: string[];
   hiddenFiles: string[];
   log: Logger;
+  /** `runtime.cgroups` and `runtime.cgroup_root` of the configuration. */
+  cgroupMode: CgroupMode;
+  cgroupRoot: string;
   /** Test hook: pretend bwrap is missing. */
   forceNoBwrap?: boolean;
 }
@@ -67,6 +70,7 @@ export class ProcessDriver implements RuntimeDriver {
       driver: 'process',
       confinement: this.sandbox ? 'bwrap' : 'none',
       limits: cgroups ? (cgroups.kind === 'v2' ? 'cgroup-v2' : 'cgroup-v1') : 'watchdog',
+      enforcement: cgroups ? 'kernel' : 'best-effort',
     };
     if (!this.sandbox && !opts.allowUnconfined) {
       this.refusal =
@@ -80,15 +84,19 @@ export class ProcessDriver implements RuntimeDriver {
   }
 
   static async create(opts: ProcessDriverOptions): Promise<ProcessDriver> {
-    const driver = new ProcessDriver(await detectCgroups(), opts);
     const { log } = opts;
+    const cgroups = await detectCgroups(opts.cgroupRoot, opts.cgroupMode);
+    const driver = new ProcessDriver(cgroups.system, opts);
     if (driver.refusal) log.error({ runtime: driver.info }, `servers will not start: ${driver.refusal}`);
     else if (driver.info.confinement === 'none')
       log.warn('bubblewrap not found: servers run UNCONFINED because runtime.allow_unconfined is true');
     if (driver.info.limits === 'watchdog')
       log.warn(
-        'no usable cgroup controllers (or not root): memory and process limits are enforced by a watchdog',
+        { problems: cgroups.problems },
+        'no usable cgroups: memory and process limits are best-effort, enforced by a watchdog that polls ' +
+          'each server once a second (a fast fork or memory bomb can outrun it)',
       );
+    else if (cgroups.problems.length > 0) log.info({ problems: cgroups.problems }, 'cgroup kinds not used');
     log.info({ runtime: driver.info }, 'process runtime ready');
     return driver;
   }
