@@ -26,6 +26,10 @@ export const daemonConfigSchema = z.object({
         })
         .default({ enabled: false, cert: '', key: '' }),
       upload_limit: z.number().default(100),
+      /** Most `files` parts in one signed-URL upload request. */
+      upload_max_files: z.number().int().min(1).default(100),
+      /** Most MiB in one upload request (all files together); never below `upload_limit`. */
+      upload_request_limit: z.number().min(1).default(1024),
       /** Accepted `aud` values of websocket JWTs; empty = not checked (the panel sends the node URL). */
       jwt_audience: z.array(z.string()).default([]),
     })
@@ -39,6 +43,10 @@ export const daemonConfigSchema = z.object({
       timezone: z.string().default(process.env.TZ ?? 'UTC'),
       disk_check_interval: z.number().int().min(0).default(150),
       websocket_log_count: z.number().int().min(1).default(150),
+      /** Most bytes one decompression may write, with or without a server disk limit. */
+      decompress_max_bytes: z.number().int().min(1).default(10 * 1024 ** 3),
+      /** Most entries (files, directories, links) one archive may hold to be decompressed. */
+      decompress_max_entries: z.number().int().min(1).default(100_000),
       /** Seconds a server has to stop by its egg's stop command when the daemon itself stops. */
       shutdown_timeout: z.number().int().min(0).default(30),
       sftp: z

@@ -5,6 +5,7 @@ import { FileError } from '../fs/errors.ts';
 import { fileObject, sortListing } from '../fs/file-object.ts';
 import { Jail } from '../fs/jail.ts';
 import { sniffMime } from '../fs/mime.ts';
+import { StagedFile } from '../fs/staged-file.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
 
@@ -12,6 +13,8 @@ const MIB = 1024 * 1024;
 const WRITE_DIRECTORY_CONFLICT =
   'Cannot write file, name conflicts with an existing directory by the same name.';
 const DIRECTORY_MISSING = 'The requested directory does not exist.';
+export const BODY_TOO_LARGE = 'The request body is larger than the upload limit of this node.';
+const BODY_CUT_SHORT = 'The request body ended before all of it arrived.';
 
 type WithServer = (req: FastifyRequest, reply: FastifyReply) => Server | null;
 
@@ -78,27 +81,31 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
     }
   });
 
-  // Raw bodies of any type on this route only; the other routes keep Fastify's JSON parser.
+  // Raw bodies of any type on this route only, left unread by the parser: the handler streams them
+  // to disk. The other routes keep the JSON parser.
   const bodyLimit = Math.max(1, config.api.upload_limit) * MIB;
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
     scope.post(
       '/api/servers/:server/files/write',
       {
-        bodyLimit,
-        // Before the body is read: an unknown server is 404, and the size must be known up front.
+        // Before the body is read: an unknown server is 404, and the size must be known and allowed.
         onRequest: async (req, reply) => {
           if (!withServer(req, reply)) return reply;
-          if (req.headers['content-length'] === undefined)
-            throw new ServerError('Missing Content-Length', 400);
+          const length = req.headers['content-length'];
+          if (length === undefined) throw new ServerError('Missing Content-Length', 400);
+          if (Number(length) > bodyLimit) {
+            void reply.header('Connection', 'close');
+            throw new ServerError(BODY_TOO_LARGE, 413);
+          }
         },
       },
       async (req, reply) => {
         const s = withServer(req, reply);
         if (!s) return reply;
-        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const length = Number(req.headers['content-length']);
         const jail = jailOf(s, config);
         const file = query(req, 'file');
         const parts = jail.parts(file);
@@ -106,13 +113,31 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
           throw new FileError('denylist', file);
         }
         const limit = s.config.settings.build.disk_space * MIB;
+        const fits = async (old: number): Promise<void> => {
+          if (limit > 0 && (await s.disk.current()) + length - old > limit) {
+            throw new FileError('no_space', `${length} bytes for ${file}`);
+          }
+        };
         try {
-          const { oldSize } = await jail.writeFile(file, body, async (old) => {
-            if (limit > 0 && (await s.disk.current()) + body.length - old > limit) {
-              throw new FileError('no_space', `${body.length} bytes for ${file}`);
+          // The target is replaced only once the whole body arrived: an editor save cut short
+          // leaves the old file, and a reader never sees half of the new one.
+          // Quota first: a refused write creates nothing, not even missing parents.
+          const before = await jail.lstat(file);
+          await fits(before?.isFile() ? before.size : 0);
+          const staged = await StagedFile.create(jail, parts);
+          try {
+            try {
+              for await (const chunk of req.raw as AsyncIterable<Buffer>) await staged.write(chunk);
+            } catch (err) {
+              if (!req.raw.complete) throw new ServerError(BODY_CUT_SHORT, 400); // the client went away
+              throw err;
             }
-          });
-          s.disk.adjust(body.length - oldSize);
+            if (staged.size !== length) throw new ServerError(BODY_CUT_SHORT, 400);
+            const { oldSize } = await staged.commit(fits);
+            s.disk.adjust(length - oldSize);
+          } finally {
+            await staged.discard();
+          }
         } catch (err) {
           if (err instanceof FileError && err.kind === 'is_directory') {
             throw new ServerError(WRITE_DIRECTORY_CONFLICT, 400);

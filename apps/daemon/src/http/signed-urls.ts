@@ -1,21 +1,22 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import busboy from 'busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { DaemonConfig } from '../config/config.ts';
 import { denylistFor } from '../fs/denylist.ts';
 import { FileError } from '../fs/errors.ts';
+import { StagedFile } from '../fs/staged-file.ts';
 import type { ServerManager } from '../servers/manager.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
 import { contentDisposition, jailOf, query } from './files.ts';
+import { UPLOAD, receiveUploads } from './multipart-upload.ts';
 
 const MIB = 1024 * 1024;
 export const SIGNED = {
   invalidToken: 'The token provided is not valid or has expired.',
   notFound: 'The requested resource was not found on this server.',
-  notMultipart: 'Failed to get multipart form data from request.',
+  notMultipart: UPLOAD.notMultipart,
   noFiles: 'No files were found on the request body.',
 };
 
@@ -78,43 +79,6 @@ class UsedTokens {
     this.used.set(id, now);
     return true;
   }
-}
-
-interface UploadedFile {
-  name: string;
-  data: Buffer;
-  tooLarge: boolean;
-}
-
-/** All `files` parts of a multipart body, each cut at `limit` bytes (and flagged when it was longer). */
-function readMultipart(req: FastifyRequest, limit: number): Promise<UploadedFile[]> {
-  return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, limits: { fileSize: limit } });
-    } catch {
-      reject(new ServerError(SIGNED.notMultipart, 400));
-      return;
-    }
-    const files: UploadedFile[] = [];
-    bb.on('file', (field, stream, info) => {
-      if (field !== 'files') {
-        stream.resume();
-        return;
-      }
-      const f: UploadedFile = { name: info.filename ?? '', data: Buffer.alloc(0), tooLarge: false };
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('limit', () => (f.tooLarge = true));
-      stream.on('end', () => {
-        f.data = Buffer.concat(chunks);
-        files.push(f);
-      });
-    });
-    bb.on('error', () => reject(new ServerError(SIGNED.notMultipart, 400)));
-    bb.on('close', () => resolve(files));
-    req.raw.pipe(bb);
-  });
 }
 
 /**
@@ -185,34 +149,56 @@ export function registerSignedUrlRoutes(
       if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
         throw new ServerError(SIGNED.notMultipart, 400);
       }
-      const limitMb = config.api.upload_limit;
-      const files = await readMultipart(req, limitMb * MIB);
-      if (files.length === 0) throw new ServerError(SIGNED.noFiles, 400);
-      // Every file is checked before any is written.
-      const big = files.find((f) => f.tooLarge);
-      if (big) {
-        throw new ServerError(
-          `File ${big.name} is larger than the maximum file upload size of ${limitMb} MB.`,
-          400,
-        );
-      }
       const jail = jailOf(s, config);
       const deny = denylistFor(s.config.settings.egg?.file_denylist);
       const directory = query(req, 'directory');
-      const limit = s.config.settings.build.disk_space * MIB;
-      for (const f of files) {
-        const base = path.posix.basename(f.name.replace(/\\/g, '/'));
-        if (base === '' || base === '.' || base === '..')
-          throw new FileError('not_found', `file name ${f.name}`);
+      const quota = s.config.settings.build.disk_space * MIB;
+      // Bytes this request may add: the free quota plus what the files it replaces held.
+      let room = quota > 0 ? quota - (await s.disk.current()) : Infinity;
+      const stage = async (filename: string): Promise<StagedFile> => {
+        const base = path.posix.basename(filename.replace(/\\/g, '/'));
+        if (base === '' || base === '.' || base === '..') throw new FileError('not_found', `file name ${filename}`);
         const target = path.posix.join('/', directory, base);
         const parts = jail.parts(target);
         if (deny.denies(parts)) throw new FileError('denylist', target);
-        const { oldSize } = await jail.writeFile(target, f.data, async (old) => {
-          if (limit > 0 && (await s.disk.current()) + f.data.length - old > limit) {
-            throw new FileError('no_space', target);
-          }
-        });
-        s.disk.adjust(f.data.length - oldSize);
+        const file = await StagedFile.create(jail, parts);
+        room += file.replaces;
+        return file;
+      };
+      let files: StagedFile[];
+      try {
+        files = await receiveUploads(
+          req,
+          {
+            fileMb: config.api.upload_limit,
+            maxFiles: config.api.upload_max_files,
+            requestMb: config.api.upload_request_limit,
+          },
+          stage,
+          (bytes) => {
+            room -= bytes;
+            if (room < 0) throw new FileError('no_space', `upload into ${directory}`);
+          },
+        );
+      } catch (err) {
+        // The rest of a refused body is not read: the connection ends with the answer.
+        void reply.header('Connection', 'close');
+        throw err;
+      }
+      if (files.length === 0) throw new ServerError(SIGNED.noFiles, 400);
+      // Every file arrived whole and within the limits: only now do they take their names.
+      try {
+        for (const f of files) {
+          const size = f.size;
+          const { oldSize } = await f.commit(async (old) => {
+            if (quota > 0 && (await s.disk.current()) + size - old > quota) {
+              throw new FileError('no_space', `upload into ${directory}`);
+            }
+          });
+          s.disk.adjust(size - oldSize);
+        }
+      } finally {
+        await Promise.all(files.map((f) => f.discard()));
       }
       return reply.code(200).send();
     });
