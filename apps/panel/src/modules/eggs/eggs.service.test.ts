@@ -72,6 +72,26 @@ describe('egg import and export', () => {
     );
   });
 
+  it('refuses an egg whose install entrypoint or container is shell text, and stores nothing', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Injections', 'test');
+    const bad = JSON.parse(readFileSync(path.join(FIXTURES, 'egg-paper.json'), 'utf8')) as {
+      scripts: { installation: { entrypoint: string; container: string } };
+    };
+    bad.scripts.installation.entrypoint = '$(touch${IFS}/tmp/x)';
+    bad.scripts.installation.container = 'alpine;id';
+    const error = await panel.ctx.services.eggs.import(bad, nest.id).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EggImportError);
+    const problems = (error as EggImportError).problems.join('\n');
+    expect(problems).toContain('scripts.installation.entrypoint');
+    expect(problems).toContain('scripts.installation.container');
+    const stored = await panel.ctx.db.db
+      .selectFrom('eggs')
+      .select('id')
+      .where('nest_id', '=', nest.id)
+      .execute();
+    expect(stored).toEqual([]);
+  });
+
   it('imports the built-in eggs on first start only', async () => {
     const shipped = readdirSync(path.resolve(import.meta.dirname, '../../../../../eggs')).filter((f) =>
       f.endsWith('.json'),
