@@ -84,6 +84,29 @@ describe('the HTML shell', () => {
     expect(title).not.toMatch(/[<>]/u);
   });
 
+  it('injects names with replacement patterns and line separators exactly as typed', async () => {
+    // `$'`, `$&` and `$\`` mean something to String.prototype.replace; U+2028/2029 end lines in old
+    // JavaScript parsers.
+    const odd = "$' $& $` $$ \u2028\u2029 \\ </SCRIPT> <!-- --> ]]>";
+    const user = await panel.createUser();
+    await panel.ctx.repositories.users.update(user.id, { name_first: odd, name_last: "$'" });
+    const html = (await (await panel.signedIn(user)).get('/account')).text;
+    const injectedUser = injected(html, 'PterodactylUser') as Record<string, unknown>;
+    expect(injectedUser.name_first).toBe(odd);
+    expect(injectedUser.name_last).toBe("$'");
+    expect(html).not.toMatch(/[\u2028\u2029]/u);
+    expect(html.match(/<\/script>/giu)?.length).toBe(1);
+    // The site configuration still comes once, right after the meta tag (no text spliced in twice).
+    expect(html.match(/window\.SiteConfiguration = /gu)?.length).toBe(1);
+  });
+
+  it('shows a site name with markup in the title as typed (escaped, not stripped)', async () => {
+    const html = (await new TestClient(panel.url).get('/')).text;
+    expect(/<title>(.*?)<\/title>/u.exec(html)?.[1]).toBe(
+      'Evil&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;',
+    );
+  });
+
   it('answers unknown API paths with JSON 404s, not the page', async () => {
     for (const path of ['/api/nothing', '/api/client/servers/abcd1234/nothing', '/daemon/x']) {
       const res = await new TestClient(panel.url).get(path);

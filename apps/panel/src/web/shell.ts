@@ -6,15 +6,32 @@ import type { AppContext } from '../context.ts';
 import { twoFactorRequiredFor } from '../http/api-auth.ts';
 import type { RouteMiss } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
+import { daemonOrigins, newNonce, pagePolicy } from '../http/security-headers.ts';
 import { ensureSession } from '../http/session.ts';
 import { userBootstrap } from '../modules/users/users.presenter.ts';
 
 const WEB_ROOT = path.resolve(import.meta.dirname, '../../../web');
 const PLACEHOLDER = '<!-- talon:bootstrap -->';
 
-/** `<` inside JSON would let a value close the script tag. */
-function safeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</gu, '\\u003c');
+const JSON_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * JSON that can sit inside a <script> element: `<` could close the element or open a comment, and
+ * U+2028/2029 end a line in older JavaScript parsers. Escaped, the values read back as typed.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/gu, (c) => JSON_ESCAPES[c] ?? c);
+}
+
+/** Text for HTML element content and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/gu, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**
@@ -76,17 +93,28 @@ export async function webRoutes(
       recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
       ...(config.analyticsId ? { analytics: config.analyticsId } : {}),
     };
+    const nonce = newNonce();
     const head = [
-      `<meta name="csrf-token" content="${session.csrfToken}">`,
-      `<title>${config.appName.replace(/[<>&"]/gu, '')}</title>`,
-      `<script>window.SiteConfiguration = ${safeJson(site)};${
-        user ? `window.PterodactylUser = ${safeJson(userBootstrap(user))};` : ''
+      `<meta name="csrf-token" content="${escapeHtml(session.csrfToken)}">`,
+      `<title>${escapeHtml(config.appName)}</title>`,
+      `<script nonce="${nonce}">window.SiteConfiguration = ${scriptJson(site)};${
+        user ? `window.PterodactylUser = ${scriptJson(userBootstrap(user))};` : ''
       }</script>`,
     ].join('');
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send(loadTemplate().replace(PLACEHOLDER, head));
+    const policy = pagePolicy({
+      nonce,
+      daemonOrigins: await daemonOrigins(ctx.db.db),
+      recaptcha: config.recaptcha.enabled,
+      analytics: Boolean(config.analyticsId),
+    });
+    return (
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('content-security-policy', policy)
+        // A function, not a string: `$'`, `$&`… in a name are replacement patterns in a string.
+        .send(loadTemplate().replace(PLACEHOLDER, () => head))
+    );
   };
 
   app.get('/', page);

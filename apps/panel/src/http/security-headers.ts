@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.ts';
+
+const RECAPTCHA_SCRIPTS = ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'];
+const RECAPTCHA_FRAMES = ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'];
+// Google Analytics 4 (gtag.js): the tag script, then beacons by fetch and image.
+const ANALYTICS_SCRIPTS = ['https://www.googletagmanager.com'];
+const ANALYTICS_BEACONS = [
+  'https://*.google-analytics.com',
+  'https://*.analytics.google.com',
+  'https://*.googletagmanager.com',
+];
+/** Host names as a node's FQDN may be written; anything else could smuggle in a directive. */
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/u;
+
+/**
+ * Headers on every answer (helmet): no framing, no MIME sniffing, origin-only referrers to other
+ * sites, HSTS when the panel is served over https, and a policy that loads nothing, for API answers
+ * and files. HTML pages replace that policy with `pagePolicy`.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }) {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // The panel's own host only: its parent domain may serve other sites still on http.
+    strictTransportSecurity: opts.https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  });
+}
+
+export interface PageSources {
+  /** the nonce of the page's one inline script (the bootstrap data) */
+  nonce: string;
+  /** `scheme://host:port` of every node's daemon (console websocket, uploads, downloads) */
+  daemonOrigins: string[];
+  recaptcha: boolean;
+  analytics: boolean;
+}
+
+export function newNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+/** The Content-Security-Policy of the web app's HTML shell: what the app loads and nothing else. */
+export function pagePolicy(src: PageSources): string {
+  const daemons = src.daemonOrigins.flatMap((o) => [o, o.replace(/^http/u, 'ws')]);
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': [
+      "'self'",
+      `'nonce-${src.nonce}'`,
+      ...(src.recaptcha ? RECAPTCHA_SCRIPTS : []),
+      ...(src.analytics ? ANALYTICS_SCRIPTS : []),
+    ],
+    // React style attributes, and the <style> elements xterm.js and CodeMirror add at run time.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // Gravatar avatars; data: for inline SVG icons.
+    'img-src': ["'self'", 'data:', 'https://www.gravatar.com', ...(src.analytics ? ANALYTICS_BEACONS : [])],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...daemons, ...(src.analytics ? ANALYTICS_BEACONS : [])],
+    'frame-src': src.recaptcha ? RECAPTCHA_FRAMES : ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join('; ');
+}
+
+/** The daemon origins the browser talks to, as `servers.service` hands them out (nodeUrl). */
+export async function daemonOrigins(db: Kysely<Database>): Promise<string[]> {
+  const nodes = await db.selectFrom('nodes').select(['scheme', 'fqdn', 'daemon_listen']).execute();
+  const origins = nodes
+    .filter((n) => (n.scheme === 'http' || n.scheme === 'https') && HOST.test(n.fqdn))
+    .map((n) => `${n.scheme}://${n.fqdn}:${Number(n.daemon_listen)}`);
+  return [...new Set(origins)];
+}
