@@ -8,6 +8,7 @@ import { normalizeInput } from './http/input.ts';
 import { registerRouteGuards } from './http/route-guard.ts';
 import { registerSessions } from './http/session.ts';
 import { REDACT_PATHS, serializeRequest } from './http/request-log.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { accountRoutes } from './modules/account/account.routes.ts';
 import { activityRoutes } from './modules/activity/activity.routes.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -51,6 +52,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const routeMiss = registerErrorHandling(app);
   // Before any route: every client server route and application route must declare its access rule.
   registerRouteGuards(app, ctx.repositories.servers);
+  await registerSecurityHeaders(app, { https: config.appUrl.startsWith('https://') });
   await app.register(fastifyCookie);
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, raw, done) => {
