@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
 import type { LoadedConfig } from './config/config.ts';
-import { registerCommon, newRequestId } from './http/plugins.ts';
+import { newRequestId, registerCommon, serverLimits } from './http/plugins.ts';
 import { registerRoutes } from './http/routes.ts';
 import { RemoteClient } from './panel/client.ts';
 import { ProcessDriver } from './runtime/process-driver.ts';
@@ -85,7 +85,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   });
 
   const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
-  const app: FastifyInstance = Fastify({ loggerInstance: httpLog, genReqId: newRequestId });
+  const app: FastifyInstance = Fastify({ ...serverLimits, loggerInstance: httpLog, genReqId: newRequestId });
   registerCommon(app, config);
   registerRoutes(app, { config, manager, denylist, runtime: driver.info });
   // The panel denies a user's tokens for a server when their access to it changes (subuser

@@ -1,5 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Server } from 'node:http';
+import { MAX_HEADER_BYTES, MAX_JSON_DEPTH, clientErrorHandler, jsonTooDeep } from '@talon/shared/http-limits';
+import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DaemonConfig } from '../config/config.ts';
 import { FileError } from '../fs/errors.ts';
 import { ServerError } from '../servers/errors.ts';
@@ -12,6 +14,15 @@ const CORS_HEADERS = {
     'Accept, Accept-Encoding, Authorization, Cache-Control, Content-Type, Content-Length, Origin, X-Real-IP, X-CSRF-Token',
   'Access-Control-Max-Age': '7200',
 };
+
+/**
+ * Options for the daemon's Fastify instance: the header size limit, and Wings' `{"error": ...}`
+ * body for requests Node refuses before any route (431 for oversized headers).
+ */
+export const serverLimits = {
+  http: { maxHeaderSize: MAX_HEADER_BYTES },
+  clientErrorHandler: clientErrorHandler((_status, message) => ({ error: message })),
+} satisfies FastifyHttpOptions<Server>;
 
 export const UNKNOWN_SERVER = 'The requested resource does not exist on this instance.';
 
@@ -26,6 +37,18 @@ function tokenMatches(given: string, expected: string): boolean {
  * authentication, node-token bearer auth, `{"error": ...}` bodies.
  */
 export function registerCommon(app: FastifyInstance, config: DaemonConfig): void {
+  // JSON is checked for depth before it is parsed: nothing downstream walks a hostile nesting.
+  // (Fastify's own parser does the rest, with its prototype-poisoning checks.)
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonTooDeep(body as string)) {
+      done(new ServerError(`The JSON in the request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, 400));
+      return;
+    }
+    parseJson(req, body as string, done);
+  });
+
   app.addHook('onRequest', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);
     const origin = req.headers.origin;
