@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie';
+import { jsonTooDeep } from '@talon/shared/http-limits';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from './context.ts';
 import { apiAuthentication } from './http/api-auth.ts';
@@ -6,6 +7,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { HttpError } from './http/errors.ts';
 import { normalizeInput } from './http/input.ts';
 import { registerRouteGuards } from './http/route-guard.ts';
+import { jsonTooDeepError, serverLimits } from './http/request-limits.ts';
 import { registerSessions } from './http/session.ts';
 import { REDACT_PATHS, serializeRequest } from './http/request-log.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -47,6 +49,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     ) as FastifyBaseLogger,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 10 * 1024 * 1024,
+    ...serverLimits,
   });
 
   const routeMiss = registerErrorHandling(app);
@@ -58,6 +61,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, raw, done) => {
     const text = String(raw);
     if (text.trim() === '') return done(null, {});
+    // Before parsing: input normalisation and validation walk the value recursively.
+    if (jsonTooDeep(text)) return done(jsonTooDeepError(), undefined);
     try {
       done(null, JSON.parse(text));
     } catch (e) {
