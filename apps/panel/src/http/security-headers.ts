@@ -58,7 +58,8 @@ export function pagePolicy(src: PageSources): string {
       ...(src.recaptcha ? RECAPTCHA_SCRIPTS : []),
       ...(src.analytics ? ANALYTICS_SCRIPTS : []),
     ],
-    // React style attributes, and the <style> elements xterm.js and CodeMirror add at run time.
+    // xterm.js and CodeMirror add <style> elements at run time, without a nonce (e2e/csp.e2e.ts sees
+    // style-src-elem violations in the server area without 'unsafe-inline'); also React style attributes.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Gravatar avatars; data: for inline SVG icons.
     'img-src': ["'self'", 'data:', 'https://www.gravatar.com', ...(src.analytics ? ANALYTICS_BEACONS : [])],
