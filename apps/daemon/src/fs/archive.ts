@@ -13,7 +13,7 @@ import { FileError, errnoOf, fromOs } from './errors.ts';
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 import { rfc3339 } from './file-object.ts';
 import type { Jail } from './jail.ts';
-import { CREATE_FLAGS, DIR_FLAGS, at, closeQuietly, lstatAt } from './operations.ts';
+import { CREATE_FLAGS, DIR_FLAGS, at, closeQuietly, lstatAt } from './at.ts';
 
 export class UnknownArchive extends Error {}
 

@@ -1,31 +1,15 @@
-import { lstat, readdir } from 'node:fs/promises';
-import path from 'node:path';
+import { Jail } from './jail.ts';
 
-/** Sum of the sizes of regular files below `root` (lstat: links are not followed or counted). */
+/**
+ * Sum of the sizes of regular files below `root`, walked by descriptor (links are neither followed
+ * nor counted, and a directory swapped for a link midway is not entered). A missing root is 0.
+ */
 export async function walkSize(root: string): Promise<number> {
-  let total = 0;
-  const stack = [root];
-  while (stack.length) {
-    const dir = stack.pop()!;
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      continue; // vanished or unreadable: count what we can
-    }
-    for (const e of entries) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) stack.push(p);
-      else if (e.isFile()) {
-        try {
-          total += (await lstat(p)).size;
-        } catch {
-          // removed while walking
-        }
-      }
-    }
+  try {
+    return (await new Jail(root).usage()).bytes;
+  } catch {
+    return 0; // vanished or unreadable
   }
-  return total;
 }
 
 /**

@@ -10,7 +10,8 @@ export type FileErrorKind =
   | 'too_long'
   | 'denylist'
   | 'no_space'
-  | 'exists';
+  | 'exists'
+  | 'bad_mode';
 
 export class FileError extends Error {
   constructor(

@@ -91,18 +91,31 @@ describe('mkdirAll', () => {
   });
 });
 
-describe('remove and removeTree', () => {
-  it('removes a file and a symlink (not its target); refuses a directory for remove', async () => {
-    await writeFile(path.join(root, 'f'), 'x');
+describe('removeTree and destroy', () => {
+  it('removes a file and a symlink (not its target); `file` refuses a directory, `directory` a file', async () => {
+    await writeFile(path.join(root, 'f'), 'xyz');
     await symlink(path.join(outside, 'secret'), path.join(root, 'link'));
     await mkdir(path.join(root, 'd'));
-    await jail.remove('f');
-    await jail.remove('link');
+    expect(await jail.removeTree('f', 'file')).toEqual({ freed: 3, swapped: 0 });
+    await jail.removeTree('link', 'file');
     expect(existsSync(path.join(root, 'f'))).toBe(false);
     expect(existsSync(path.join(root, 'link'))).toBe(false);
     expect(existsSync(path.join(outside, 'secret'))).toBe(true);
-    expect(await kindOf(jail.remove('d'))).toBe('is_directory');
-    expect(await kindOf(jail.remove('missing'))).toBe('not_found');
+    expect(await kindOf(jail.removeTree('d', 'file'))).toBe('is_directory');
+    await writeFile(path.join(root, 'g'), 'x');
+    expect(await kindOf(jail.removeTree('g', 'directory'))).toBe('bad_type');
+    expect(await jail.removeTree('missing')).toBeNull();
+    expect(await jail.removeTree('nodir/missing')).toBeNull();
+  });
+
+  it('destroy removes the root with everything in it, links as links; a missing root is no error', async () => {
+    await mkdir(path.join(root, 'a/b'), { recursive: true });
+    await writeFile(path.join(root, 'a/b/f'), 'x');
+    await symlink(outside, path.join(root, 'a/out'));
+    await jail.destroy();
+    expect(existsSync(root)).toBe(false);
+    expect(await readFile(path.join(outside, 'secret'), 'utf8')).toBe('OUTSIDE SECRET');
+    await jail.destroy();
   });
 
   it('removes a tree without following links inside it, and never deletes through a link', async () => {
@@ -127,7 +140,8 @@ describe('rename', () => {
     expect(await kindOf(jail.rename('a', 'b'))).toBe('exists');
     await jail.rename('a', 'deep/er/a2');
     expect(await readFile(path.join(root, 'deep/er/a2'), 'utf8')).toBe('A');
-    expect(await kindOf(jail.rename('nope', 'c'))).toBe('not_found');
+    expect(await jail.rename('nope', 'c')).toBe(false);
+    expect(await jail.rename('nodir/nope', 'c')).toBe(false);
   });
 
   it('refuses sources and destinations outside the root', async () => {
@@ -152,10 +166,49 @@ describe('chmod', () => {
     expect((await stat(path.join(root, 'd'))).mode & 0o777).toBe(0o700);
     const before = (await stat(path.join(outside, 'secret'))).mode & 0o777;
     await symlink(path.join(outside, 'secret'), path.join(root, 'link'));
-    expect(await kindOf(jail.chmod('link', 0o777))).toBe('bad_type');
+    expect(await kindOf(jail.chmod('link', 0o777))).toBe('outside_root');
     await symlink(outside, path.join(root, 'dirlink'));
     expect(await kindOf(jail.chmod('dirlink/secret', 0o777))).toBe('outside_root');
     expect((await stat(path.join(outside, 'secret'))).mode & 0o777).toBe(before);
+    expect(await jail.chmod('missing', 0o644)).toBe(false);
+    expect(await kindOf(jail.chmod('/', 0o777))).toBe('outside_root');
+  });
+
+  it('refuses setuid and setgid bits (the daemon is root: no set-id files for anyone); sticky is fine', async () => {
+    await writeFile(path.join(root, 'tool'), 'x');
+    for (const mode of [0o4755, 0o2755, 0o6777])
+      expect(await kindOf(jail.chmod('tool', mode))).toBe('bad_mode');
+    expect((await stat(path.join(root, 'tool'))).mode & 0o7777).toBe(0o644);
+    await jail.chmod('tool', 0o1755);
+    expect((await stat(path.join(root, 'tool'))).mode & 0o7777).toBe(0o1755);
+  });
+});
+
+describe('chownAll and usage', () => {
+  it.runIf(process.getuid?.() === 0)(
+    'gives the root and everything below it to the owner; links as links, their targets untouched',
+    async () => {
+      const owner = { uid: 23_456, gid: 23_457 };
+      await mkdir(path.join(root, 'd/e'), { recursive: true });
+      await writeFile(path.join(root, 'd/e/f'), 'x');
+      await symlink(outside, path.join(root, 'd/out'));
+      expect(await jail.chownAll(owner)).toEqual({ swapped: 0 });
+      for (const p of ['', 'd', 'd/e', 'd/e/f', 'd/out']) {
+        const st = await lstat(path.join(root, p));
+        expect({ p, uid: st.uid, gid: st.gid }).toEqual({ p, ...owner });
+      }
+      expect((await stat(path.join(outside, 'secret'))).uid).toBe(0);
+      expect((await stat(outside)).uid).toBe(0);
+    },
+  );
+
+  it('usage sums regular files below the root, never through links', async () => {
+    await mkdir(path.join(root, 'd'));
+    await writeFile(path.join(root, 'a'), 'abc');
+    await writeFile(path.join(root, 'd/b'), 'de');
+    await symlink(outside, path.join(root, 'out'));
+    await symlink(path.join(outside, 'secret'), path.join(root, 'd/sec'));
+    expect(await jail.usage()).toEqual({ bytes: 5, swapped: 0 });
   });
 });
 

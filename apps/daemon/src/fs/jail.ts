@@ -9,45 +9,25 @@ import {
   rename,
   rmdir,
   symlink,
-  unlink,
   type FileHandle,
 } from 'node:fs/promises';
+import { DIR_FLAGS, READ_FLAGS, WRITE_FLAGS, at, closeQuietly, lstatAt, self } from './at.ts';
 import { FileError, errnoOf, fromOs } from './errors.ts';
 import { sniffMime } from './mime.ts';
 import { cleanPath } from './paths.ts';
+import { chownTree, emptyTree, removeAt, sizeOfTree, type Owner, type WalkReport } from './tree.ts';
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-// libuv adds O_CLOEXEC to every open on Linux (Node does not export the constant).
-const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
-// O_NONBLOCK: opening a FIFO must never wait for a writer (or reader).
-const READ_FLAGS = O_RDONLY | O_NOFOLLOW | O_NONBLOCK;
-const WRITE_FLAGS = O_WRONLY | O_NOFOLLOW | O_NONBLOCK;
+const { O_CREAT, O_EXCL } = constants;
 /** Symlinks followed in one resolution, as the kernel's MAXSYMLINKS. */
 const MAX_LINKS = 40;
 const SNIFF_BYTES = 512;
 
-export interface Owner {
-  uid: number;
-  gid: number;
-}
+export type { Owner, WalkReport };
 
 export interface DirEntry {
   name: string;
   stat: Stats;
   mime: string;
-}
-
-/** `<name>` inside the directory open as `dir`: the kernel resolves it from the descriptor, not by path. */
-function at(dir: FileHandle, name: string): string {
-  return `/proc/self/fd/${dir.fd}/${name}`;
-}
-
-async function closeQuietly(h: FileHandle): Promise<void> {
-  try {
-    await h.close();
-  } catch {
-    // already closed
-  }
 }
 
 /**
@@ -226,83 +206,70 @@ export class Jail {
     await closeQuietly(await this.walk(this.parts(userPath), true));
   }
 
-  /** Remove a file or symlink (the link itself, never its target). Directories are refused. */
-  async remove(userPath: string): Promise<void> {
-    await this.inParent(userPath, async (dir, name) => {
-      const st = await lstatAt(dir, name, userPath);
-      if (st.isDirectory()) throw new FileError('is_directory', userPath);
-      try {
-        await unlink(at(dir, name));
-      } catch (err) {
-        throw fromOs(err, userPath);
-      }
+  /**
+   * Remove a file, link or directory with everything in it, walking by descriptor: links are
+   * removed as links, never followed, and a directory swapped for a link midway is not entered.
+   * `kind` refuses the other kind of entry (SFTP's REMOVE and RMDIR). Returns null when nothing
+   * was there, else the bytes of regular files removed.
+   */
+  async removeTree(
+    userPath: string,
+    kind: 'file' | 'directory' | 'any' = 'any',
+  ): Promise<{ freed: number; swapped: number } | null> {
+    return this.inExistingParent(userPath, async (dir, name) => {
+      const st = await lstatAt(dir, name);
+      if (!st) return null;
+      if (kind === 'file' && st.isDirectory()) throw new FileError('is_directory', userPath);
+      if (kind === 'directory' && !st.isDirectory())
+        throw new FileError('bad_type', `${userPath} is not a directory`);
+      const r: WalkReport = { swapped: 0 };
+      return { freed: await removeAt(dir, name, r), swapped: r.swapped };
     });
   }
 
   /**
-   * Remove a directory with everything in it, walking by descriptor: symlinks inside are removed as
-   * links and never followed. A symlink or file given as `userPath` is removed itself.
+   * Rename `from` to `to` (both inside the root, never the root itself). A missing source is
+   * `false`; an existing destination is never overwritten (`exists`); missing destination parents
+   * are created. rename(2) never follows a final link, so a link is moved as itself.
    */
-  async removeTree(userPath: string): Promise<void> {
-    await this.inParent(userPath, async (dir, name) => {
-      await removeEntry(dir, name, userPath);
-    });
-  }
-
-  /**
-   * Rename `from` to `to` (both inside the root). An existing destination is never overwritten
-   * (`exists`); missing destination parents are created. Links are moved as links.
-   */
-  async rename(from: string, to: string): Promise<void> {
-    const src = this.parts(from);
+  async rename(from: string, to: string): Promise<boolean> {
     const dst = this.parts(to);
-    if (src.length === 0 || dst.length === 0) throw new FileError('outside_root', 'the server root');
-    const srcDir = await this.walk(src.slice(0, -1), false);
-    try {
-      await lstatAt(srcDir, src.at(-1)!, from);
+    if (this.parts(from).length === 0 || dst.length === 0) {
+      throw new FileError('outside_root', 'renaming the server root');
+    }
+    const moved = await this.inExistingParent(from, async (srcDir, srcName) => {
+      if (!(await lstatAt(srcDir, srcName))) return false;
       const dstDir = await this.walk(dst.slice(0, -1), true);
       try {
-        let exists = true;
+        if (await lstatAt(dstDir, dst.at(-1)!)) throw new FileError('exists', to);
         try {
-          await lstat(at(dstDir, dst.at(-1)!));
+          await rename(at(srcDir, srcName), at(dstDir, dst.at(-1)!));
         } catch (err) {
-          if (errnoOf(err) !== 'ENOENT') throw fromOs(err, to);
-          exists = false;
-        }
-        if (exists) throw new FileError('exists', to);
-        try {
-          await rename(at(srcDir, src.at(-1)!), at(dstDir, dst.at(-1)!));
-        } catch (err) {
+          if (errnoOf(err) === 'ENOENT') return false;
           throw fromOs(err, `${from} -> ${to}`);
         }
+        return true;
       } finally {
         await closeQuietly(dstDir);
       }
-    } finally {
-      await closeQuietly(srcDir);
-    }
+    });
+    return moved ?? false;
   }
 
   /**
-   * Set the permission bits of a file or directory without ever following a symlink: a symlink is
-   * refused (`bad_type`), the object is opened O_NOFOLLOW and changed through its descriptor.
+   * Set the permission bits of a file or directory without ever following a symlink
+   * (GHSA-rhq6-9rgh-v45c): a symlink is refused (`outside_root`), the object is opened O_NOFOLLOW
+   * and changed through its descriptor. Setuid and setgid bits are refused (`bad_mode`): the
+   * daemon runs as root and must never make a set-id program out of a server's file. A missing
+   * entry is `false`.
    */
-  async chmod(userPath: string, mode: number): Promise<void> {
-    const parts = this.parts(userPath);
-    const apply = async (h: FileHandle) => {
-      await h.chmod(mode & 0o7777);
-    };
-    if (parts.length === 0) {
-      const root = await this.walk([], false);
-      try {
-        return await apply(root);
-      } finally {
-        await closeQuietly(root);
-      }
-    }
-    await this.inParent(userPath, async (dir, name) => {
-      const st = await lstatAt(dir, name, userPath);
-      if (st.isSymbolicLink()) throw new FileError('bad_type', `${userPath} is a symlink`);
+  async chmod(userPath: string, mode: number): Promise<boolean> {
+    checkMode(mode);
+    if (this.parts(userPath).length === 0) throw new FileError('outside_root', 'chmod of the server root');
+    const done = await this.inExistingParent(userPath, async (dir, name) => {
+      const st = await lstatAt(dir, name);
+      if (!st) return false;
+      if (st.isSymbolicLink()) throw new FileError('outside_root', `${userPath} is a symlink`);
       if (!st.isFile() && !st.isDirectory()) throw new FileError('bad_type', `${userPath} is special`);
       let h: FileHandle;
       try {
@@ -313,11 +280,72 @@ export class Jail {
       try {
         const fst = await h.stat();
         if (fst.ino !== st.ino || fst.dev !== st.dev) throw new FileError('not_found', `${userPath} changed`);
-        await apply(h);
+        await h.chmod(mode);
+        return true;
       } finally {
         await closeQuietly(h);
       }
     });
+    return done ?? false;
+  }
+
+  /**
+   * The ownership pass before a start: give the root and everything below it to `owner`, by
+   * descriptor, never through a link (1.0.0-beta.8: a directory swapped for a link to `/` must not
+   * hand host files to the server's user).
+   */
+  async chownAll(owner: Owner): Promise<WalkReport> {
+    const r: WalkReport = { swapped: 0 };
+    const root = await this.walk([], false);
+    try {
+      await chownTree(root, owner, r);
+    } finally {
+      await closeQuietly(root);
+    }
+    return r;
+  }
+
+  /** Bytes of the regular files below the root, walking by descriptor (links not followed). */
+  async usage(): Promise<{ bytes: number; swapped: number }> {
+    const r: WalkReport = { swapped: 0 };
+    const root = await this.walk([], false);
+    try {
+      return { bytes: await sizeOfTree(root, r), swapped: r.swapped };
+    } finally {
+      await closeQuietly(root);
+    }
+  }
+
+  /**
+   * Remove the root and everything in it (a deleted server, an installer's scratch directory whose
+   * contents an untrusted script made). The tree is emptied by descriptor; only the root itself,
+   * the daemon's own path, is removed by name. A missing root is no error.
+   */
+  async destroy(): Promise<WalkReport> {
+    const r: WalkReport = { swapped: 0 };
+    for (let attempt = 0; attempt < 16; attempt++) {
+      let root: FileHandle;
+      try {
+        root = await this.walk([], false);
+      } catch (err) {
+        if (err instanceof FileError && err.kind === 'not_found') return r;
+        throw err;
+      }
+      try {
+        await emptyTree(root, r);
+      } finally {
+        await closeQuietly(root);
+      }
+      try {
+        await rmdir(this.root);
+        return r;
+      } catch (err) {
+        if (errnoOf(err) === 'ENOENT') return r;
+        if (errnoOf(err) !== 'ENOTEMPTY') throw err;
+        // something was added meanwhile: empty it again
+      }
+    }
+    throw new FileError('not_found', `${this.root} keeps being refilled`);
   }
 
   /** Create a symlink at `linkPath` holding `target` as text (the jail never follows it outside). */
@@ -357,6 +385,27 @@ export class Jail {
     }
   }
 
+  /** As `inParent`, but null when a directory on the way does not exist. */
+  private async inExistingParent<T>(
+    userPath: string,
+    fn: (dir: FileHandle, name: string) => Promise<T>,
+  ): Promise<T | null> {
+    const parts = this.parts(userPath);
+    if (parts.length === 0) throw new FileError('outside_root', 'the server root');
+    let dir: FileHandle;
+    try {
+      dir = await this.walk(parts.slice(0, -1), false);
+    } catch (err) {
+      if (err instanceof FileError && err.kind === 'not_found') return null;
+      throw err;
+    }
+    try {
+      return await fn(dir, parts.at(-1)!);
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
+
   /**
    * The entries of a directory (lstat: symlinks appear as themselves), with a sniffed mime type for
    * regular files. Symlinked directories on the way are followed only inside the root.
@@ -366,7 +415,7 @@ export class Jail {
     try {
       let names: string[];
       try {
-        names = await readdir(`/proc/self/fd/${dir.fd}`);
+        names = await readdir(self(dir));
       } catch (err) {
         throw fromOs(err, userPath);
       }
@@ -413,7 +462,7 @@ export class Jail {
   /**
    * Open the directory at `parts` below the root and return its handle (the caller closes it).
    * With `create`, missing directories are made (0755, given to the owner). Public for the other
-   * descriptor-based operations (`operations.ts`, `archive.ts`).
+   * descriptor-based operations (`archive.ts`, `copy.ts`).
    */
   async walk(parts: readonly string[], create: boolean): Promise<FileHandle> {
     let rootHandle: FileHandle;
@@ -498,41 +547,8 @@ function checkRegular(st: Stats, userPath: string): void {
   if (!st.isFile()) throw new FileError('bad_type', `${userPath} is not a regular file`);
 }
 
-async function lstatAt(dir: FileHandle, name: string, userPath: string): Promise<Stats> {
-  try {
-    return await lstat(at(dir, name));
-  } catch (err) {
-    throw fromOs(err, userPath);
-  }
-}
-
-/** Remove `name` in `dir`; a real directory is emptied through its own descriptor first. */
-async function removeEntry(dir: FileHandle, name: string, userPath: string): Promise<void> {
-  const st = await lstatAt(dir, name, userPath);
-  if (st.isDirectory()) {
-    let sub: FileHandle;
-    try {
-      sub = await open(at(dir, name), DIR_FLAGS);
-    } catch (err) {
-      throw fromOs(err, userPath);
-    }
-    try {
-      for (const child of await readdir(`/proc/self/fd/${sub.fd}`)) {
-        await removeEntry(sub, child, `${userPath}/${child}`);
-      }
-    } finally {
-      await closeQuietly(sub);
-    }
-    try {
-      await rmdir(at(dir, name));
-    } catch (err) {
-      throw fromOs(err, userPath);
-    }
-    return;
-  }
-  try {
-    await unlink(at(dir, name));
-  } catch (err) {
-    throw fromOs(err, userPath);
-  }
+/** Setuid and setgid bits are never set by the daemon (sticky is harmless and allowed). */
+export function checkMode(mode: number): void {
+  if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FileError('bad_mode', `mode ${mode}`);
+  if (mode & 0o6000) throw new FileError('bad_mode', `mode ${mode.toString(8)} sets setuid or setgid`);
 }

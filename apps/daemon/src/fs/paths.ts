@@ -22,3 +22,16 @@ export function cleanPath(root: string, userPath: string): string[] {
     .split('/')
     .filter((c) => c !== '' && c !== '.');
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** Whether `s` is a server uuid (v4, as the panel makes them): only such a value may become a path. */
+export function isUuid(s: string): boolean {
+  return UUID.test(s);
+}
+
+/** `s` when it is a server uuid, else an error: a uuid from the panel or a route never names `..` or `/`. */
+export function assertUuid(s: string): string {
+  if (!isUuid(s)) throw new Error(`not a server uuid: ${JSON.stringify(s).slice(0, 80)}`);
+  return s;
+}

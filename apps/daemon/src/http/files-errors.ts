@@ -13,6 +13,8 @@ const REPLIES: Record<FileErrorKind, { status: number; error: string }> = {
   no_space: { status: 400, error: 'There is not enough disk space available to perform that action.' },
   bad_type: { status: 400, error: 'Cannot open files of this type.' },
   exists: { status: 400, error: 'Cannot perform that action: a file by that name already exists.' },
+  // Not in Wings: it applies any mode; the daemon runs as root and never makes a set-id file.
+  bad_mode: { status: 400, error: 'Invalid file mode: setuid and setgid bits are not allowed.' },
 };
 
 export function fileErrorReply(err: FileError): { status: number; error: string } {

@@ -19,7 +19,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyNames, splitExtension } from '../fs/operations.ts';
+import { copyNames, splitExtension } from '../fs/copy.ts';
 import { TOKEN, fixtureServer, startStack, type Stack } from '../test-support/harness.ts';
 import { signToken } from '../test-support/jwt-sign.ts';
 

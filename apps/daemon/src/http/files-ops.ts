@@ -1,23 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import path from 'node:path';
 import { z } from 'zod';
 import type { DaemonConfig } from '../config/config.ts';
-import { UnknownArchive, compress, decompress } from '../fs/archive.ts';
+import { ArchiveTooLarge, UnknownArchive, compress, decompress } from '../fs/archive.ts';
 import { denylistFor } from '../fs/denylist.ts';
 import { FileError } from '../fs/errors.ts';
 import { fileObject } from '../fs/file-object.ts';
-import {
-  DestinationExists,
-  chmodEntry,
-  copyFile,
-  createDirectory,
-  deleteEntry,
-  joined,
-  parseMode,
-  renameEntry,
-} from '../fs/operations.ts';
+import { checkMode } from '../fs/jail.ts';
+import { filesOf, runtimeOwner, type ServerFiles } from '../fs/server-files.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
-import { jailOf } from './files.ts';
 
 const MIB = 1024 * 1024;
 type WithServer = (req: FastifyRequest, reply: FastifyReply) => Server | null;
@@ -33,7 +25,6 @@ export const MESSAGES = {
   badMode: 'Invalid file mode.',
   unparsable: 'An error occurred while parsing the request body, please check the request and try again.',
 };
-
 const rootField = z.string().nullish();
 const schemas = {
   rename: z.object({
@@ -59,17 +50,27 @@ function parse<T>(schema: z.ZodType<T>, req: FastifyRequest, reply: FastifyReply
   return null;
 }
 
-/** Bytes the server may still write, or null without a limit. */
-async function room(s: Server): Promise<number | null> {
-  const limit = s.config.settings.build.disk_space * MIB;
-  if (limit <= 0) return null;
-  return Math.max(0, limit - (await s.disk.current()));
+/** A path of a request as Wings forms it: `file` joined to `root`, always below the server root. */
+function under(root: string | null | undefined, file: string): string {
+  return path.posix.join('/', root ?? '/', file);
+}
+
+/** An octal mode string as Wings accepts it (`755`, `0644`), or null. */
+function parseMode(mode: string): number | null {
+  return /^[0-7]{1,4}$/.test(mode) ? parseInt(mode, 8) : null;
+}
+
+interface Ctx<T> {
+  s: Server;
+  body: T;
+  files: ServerFiles;
+  reply: FastifyReply;
 }
 
 /**
  * The rest of Wings' file routes (protocol §2.2): rename, copy, create-directory, delete, compress,
- * decompress, chmod. The work happens in `fs/operations.ts` and `fs/archive.ts`; every path goes
- * through the jail.
+ * decompress, chmod. Each is the server lookup and the body check (once, in `route`), then the
+ * shared operations of `fs/server-files.ts` (the same SFTP uses) or `fs/archive.ts`.
  */
 export function registerFileOperationRoutes(
   app: FastifyInstance,
@@ -77,139 +78,132 @@ export function registerFileOperationRoutes(
   withServer: WithServer,
 ): void {
   const prefix = '/api/servers/:server/files';
+  const route =
+    <T>(schema: z.ZodType<T>, fn: (ctx: Ctx<T>) => Promise<unknown>) =>
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      const s = withServer(req, reply);
+      if (!s) return reply;
+      const body = parse(schema, req, reply);
+      if (!body) return reply;
+      return fn({ s, body, files: filesOf(s, runtimeOwner(config.runtime)), reply });
+    };
 
-  app.put(`${prefix}/rename`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.rename, req, reply);
-    if (!body) return reply;
-    const files = body.files ?? [];
-    if (files.length === 0) throw new ServerError(MESSAGES.renameEmpty, 422);
-    const jail = jailOf(s, config);
-    const deny = denylistFor(s.config.settings.egg?.file_denylist);
-    const pairs = files.map((f) => ({
-      from: joined(jail, body.root ?? '/', f.from),
-      to: joined(jail, body.root ?? '/', f.to),
-    }));
-    for (const p of pairs) {
-      if (deny.denies(p.from) || deny.denies(p.to)) throw new FileError('denylist', p.from.join('/'));
-    }
-    for (const p of pairs) {
+  app.put(
+    `${prefix}/rename`,
+    route(schemas.rename, async ({ body, files, reply }) => {
+      const list = body.files ?? [];
+      if (list.length === 0) throw new ServerError(MESSAGES.renameEmpty, 422);
+      const pairs = list.map((f) => ({ from: under(body.root, f.from), to: under(body.root, f.to) }));
+      for (const p of pairs) files.checkAllowed(p.from, p.to);
+      for (const p of pairs) {
+        try {
+          await files.rename(p.from, p.to); // a missing source is skipped, as in Wings
+        } catch (err) {
+          if (err instanceof FileError && err.kind === 'exists')
+            throw new ServerError(MESSAGES.renameExists, 400);
+          throw err;
+        }
+      }
+      return reply.code(204).send();
+    }),
+  );
+
+  app.post(
+    `${prefix}/copy`,
+    route(schemas.copy, async ({ body, files, reply }) => {
+      await files.copy(body.location);
+      return reply.code(204).send();
+    }),
+  );
+
+  app.post(
+    `${prefix}/create-directory`,
+    route(schemas.createDirectory, async ({ body, files, reply }) => {
+      await files.mkdir(under(body.path, body.name));
+      return reply.code(204).send();
+    }),
+  );
+
+  app.post(
+    `${prefix}/delete`,
+    route(schemas.delete, async ({ body, files, reply }) => {
+      const list = body.files ?? [];
+      if (list.length === 0) throw new ServerError(MESSAGES.deleteEmpty, 422);
+      const targets = list.map((f) => under(body.root, f));
+      // The root is refused before anything is deleted.
+      if (targets.some((t) => files.jail.parts(t).length === 0)) {
+        throw new FileError('outside_root', 'deleting the root');
+      }
+      for (const t of targets) await files.delete(t); // missing entries are ignored, as in Wings
+      return reply.code(204).send();
+    }),
+  );
+
+  app.post(
+    `${prefix}/compress`,
+    route(schemas.compress, async ({ s, body, files }) => {
+      const list = body.files ?? [];
+      if (list.length === 0) throw new ServerError(MESSAGES.compressEmpty, 422);
+      const limit = s.config.settings.build.disk_space * MIB;
+      const used = limit > 0 ? await s.disk.current() : 0;
+      if (limit > 0 && used > limit) throw new ServerError(MESSAGES.compressFull, 409);
+      const rootParts = files.jail.parts(body.root ?? '/');
+      const { name, stat } = await compress(files.jail, rootParts, list, 1);
+      if (limit > 0 && used + stat.size > limit) {
+        await files.jail.removeTree([...rootParts, name].join('/'));
+        throw new FileError('no_space', `archive of ${stat.size} bytes`);
+      }
+      s.disk.adjust(stat.size);
+      return fileObject(name, stat, 'application/tar+gzip');
+    }),
+  );
+
+  app.post(
+    `${prefix}/decompress`,
+    route(schemas.decompress, async ({ s, body, files, reply }) => {
+      const jail = files.jail;
       try {
-        await renameEntry(jail, p.from, p.to);
+        const written = await decompress(
+          jail,
+          jail.parts(body.root ?? '/'),
+          jail.parts(under(body.root, body.file)),
+          {
+            denylist: denylistFor(s.config.settings.egg?.file_denylist),
+            room: await files.room(),
+            maxBytes: config.system.decompress_max_bytes,
+            maxEntries: config.system.decompress_max_entries,
+          },
+        );
+        s.disk.adjust(written);
       } catch (err) {
-        if (err instanceof DestinationExists) throw new ServerError(MESSAGES.renameExists, 400);
+        if (err instanceof UnknownArchive) throw new ServerError(MESSAGES.unknownArchive, 400);
+        if (err instanceof ArchiveTooLarge) throw new ServerError(err.message, 400);
+        if ((err as NodeJS.ErrnoException).code === 'ETXTBSY') {
+          throw new ServerError(
+            'One or more files this archive is attempting to overwrite are currently in use by another process. Please try again.',
+            400,
+          );
+        }
         throw err;
       }
-    }
-    return reply.code(204).send();
-  });
+      return reply.code(204).send();
+    }),
+  );
 
-  app.post(`${prefix}/copy`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.copy, req, reply);
-    if (!body) return reply;
-    const jail = jailOf(s, config);
-    const parts = jail.parts(body.location);
-    if (denylistFor(s.config.settings.egg?.file_denylist).denies(parts)) {
-      throw new FileError('denylist', body.location);
-    }
-    const { size } = await copyFile(jail, parts, async (n) => {
-      const r = await room(s);
-      if (r !== null && n > r) throw new FileError('no_space', `copy of ${body.location}`);
-    });
-    s.disk.adjust(size);
-    return reply.code(204).send();
-  });
-
-  app.post(`${prefix}/create-directory`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.createDirectory, req, reply);
-    if (!body) return reply;
-    const jail = jailOf(s, config);
-    await createDirectory(jail, joined(jail, body.path ?? '/', body.name));
-    return reply.code(204).send();
-  });
-
-  app.post(`${prefix}/delete`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.delete, req, reply);
-    if (!body) return reply;
-    const files = body.files ?? [];
-    if (files.length === 0) throw new ServerError(MESSAGES.deleteEmpty, 422);
-    const jail = jailOf(s, config);
-    const targets = files.map((f) => joined(jail, body.root ?? '/', f));
-    // The root is refused before anything is deleted.
-    if (targets.some((t) => t.length === 0)) throw new FileError('outside_root', 'deleting the root');
-    for (const t of targets) s.disk.adjust(-(await deleteEntry(jail, t)));
-    return reply.code(204).send();
-  });
-
-  app.post(`${prefix}/compress`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.compress, req, reply);
-    if (!body) return reply;
-    const files = body.files ?? [];
-    if (files.length === 0) throw new ServerError(MESSAGES.compressEmpty, 422);
-    const limit = s.config.settings.build.disk_space * MIB;
-    const used = limit > 0 ? await s.disk.current() : 0;
-    if (limit > 0 && used > limit) throw new ServerError(MESSAGES.compressFull, 409);
-    const jail = jailOf(s, config);
-    const rootParts = jail.parts(body.root ?? '/');
-    const { name, stat } = await compress(jail, rootParts, files, 1);
-    if (limit > 0 && used + stat.size > limit) {
-      await deleteEntry(jail, [...rootParts, name]);
-      throw new FileError('no_space', `archive of ${stat.size} bytes`);
-    }
-    s.disk.adjust(stat.size);
-    return fileObject(name, stat, 'application/tar+gzip');
-  });
-
-  app.post(`${prefix}/decompress`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.decompress, req, reply);
-    if (!body) return reply;
-    const jail = jailOf(s, config);
-    const rootParts = jail.parts(body.root ?? '/');
-    try {
-      const written = await decompress(jail, rootParts, joined(jail, body.root ?? '/', body.file), {
-        denylist: denylistFor(s.config.settings.egg?.file_denylist),
-        room: await room(s),
+  app.post(
+    `${prefix}/chmod`,
+    route(schemas.chmod, async ({ body, files, reply }) => {
+      const list = body.files ?? [];
+      if (list.length === 0) throw new ServerError(MESSAGES.chmodEmpty, 422);
+      // Every mode is checked before any file is changed (set-id bits are `bad_mode`).
+      const changes = list.map((f) => {
+        const mode = parseMode(f.mode);
+        if (mode === null) throw new ServerError(MESSAGES.badMode, 400);
+        checkMode(mode);
+        return { file: under(body.root, f.file), mode };
       });
-      s.disk.adjust(written);
-    } catch (err) {
-      if (err instanceof UnknownArchive) throw new ServerError(MESSAGES.unknownArchive, 400);
-      if ((err as NodeJS.ErrnoException).code === 'ETXTBSY') {
-        throw new ServerError(
-          'One or more files this archive is attempting to overwrite are currently in use by another process. Please try again.',
-          400,
-        );
-      }
-      throw err;
-    }
-    return reply.code(204).send();
-  });
-
-  app.post(`${prefix}/chmod`, async (req, reply) => {
-    const s = withServer(req, reply);
-    if (!s) return reply;
-    const body = parse(schemas.chmod, req, reply);
-    if (!body) return reply;
-    const files = body.files ?? [];
-    if (files.length === 0) throw new ServerError(MESSAGES.chmodEmpty, 422);
-    const jail = jailOf(s, config);
-    // Every mode is checked before any file is changed.
-    const changes = files.map((f) => {
-      const mode = parseMode(f.mode);
-      if (mode === null) throw new ServerError(MESSAGES.badMode, 400);
-      return { parts: joined(jail, body.root ?? '/', f.file), mode };
-    });
-    for (const c of changes) await chmodEntry(jail, c.parts, c.mode);
-    return reply.code(204).send();
-  });
+      for (const c of changes) await files.chmod(c.file, c.mode); // missing files are ignored, as in Wings
+      return reply.code(204).send();
+    }),
+  );
 }

@@ -11,6 +11,7 @@ import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerSignedUrlRoutes } from './signed-urls.ts';
 import { UNKNOWN_SERVER } from './plugins.ts';
+import { isUuid } from '../fs/paths.ts';
 
 export const DAEMON_VERSION = '0.1.0';
 
@@ -20,8 +21,6 @@ export interface RouteDeps {
   denylist: Denylist;
   runtime: RuntimeInfo;
 }
-
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** The per-server document of GET /api/servers and GET /api/servers/:server (§2.4). */
 export function serverDocument(s: Server, config: DaemonConfig): Record<string, unknown> {
@@ -66,7 +65,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     const body = z
       .object({ uuid: z.string(), start_on_completion: z.boolean().optional() })
       .safeParse(req.body);
-    if (!body.success || !UUID_V4.test(body.data.uuid)) {
+    if (!body.success || !isUuid(body.data.uuid)) {
       return bad(reply, 422, 'The data provided in the request could not be validated.');
     }
     await manager.create(body.data.uuid, body.data.start_on_completion ?? false);

@@ -1,7 +1,9 @@
-import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { DaemonConfig } from '../config/config.ts';
+import { Jail } from '../fs/jail.ts';
+import { assertUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { RuntimeDriver } from '../runtime/driver.ts';
 import { LineSplitter } from './console.ts';
@@ -66,8 +68,9 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     await writeInstallLog(config, server.uuid, [...logHeader(server.uuid, script, 'refused'), line]);
     return false;
   }
-  const tmp = path.join(config.system.tmp_directory, server.uuid);
-  await rm(tmp, { recursive: true, force: true });
+  const tmp = path.join(config.system.tmp_directory, assertUuid(server.uuid));
+  // The install script made what is in there: removed by descriptor, links never followed.
+  await new Jail(tmp).destroy();
   await mkdir(tmp, { recursive: true, mode: 0o700 });
   await writeFile(path.join(tmp, 'install.sh'), script.script.replace(/\r\n/g, '\n'), { mode: 0o644 });
   if (process.getuid?.() === 0) await chown(tmp, config.runtime.uid, config.runtime.gid);
@@ -115,7 +118,7 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     'output:',
   ];
   await writeInstallLog(config, server.uuid, [...header, ...output]);
-  await rm(tmp, { recursive: true, force: true });
+  await new Jail(tmp).destroy();
   await server.disk.refresh();
   return ok;
 }
@@ -136,5 +139,5 @@ function logHeader(
 async function writeInstallLog(config: DaemonConfig, uuid: string, lines: string[]): Promise<void> {
   const logDir = path.join(config.system.log_directory, 'install');
   await mkdir(logDir, { recursive: true });
-  await writeFile(path.join(logDir, `${uuid}.log`), [...lines, ''].join('\n'), { mode: 0o600 });
+  await writeFile(path.join(logDir, `${assertUuid(uuid)}.log`), [...lines, ''].join('\n'), { mode: 0o600 });
 }

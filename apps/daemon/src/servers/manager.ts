@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { Jail } from '../fs/jail.ts';
 import type { Logger } from 'pino';
 import type { DaemonConfig } from '../config/config.ts';
 import type { RemoteClient } from '../panel/client.ts';
@@ -111,9 +111,10 @@ export class ServerManager {
     this.servers.delete(uuid);
     await this.persist();
     // Files go in the background, as with Wings; a failure is only logged.
-    void rm(server.dir, { recursive: true, force: true }).catch((err: Error) =>
-      this.deps.log.error({ err, server: uuid }, 'cannot remove server files'),
-    );
+    // By descriptor: links the server left inside are removed as links, never followed.
+    void new Jail(server.dir)
+      .destroy()
+      .catch((err: Error) => this.deps.log.error({ err, server: uuid }, 'cannot remove server files'));
   }
 
   /**

@@ -1,11 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { lchown, readdir, lstat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { PowerAction, RemoteServer, ServerState, ServerStats } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import { rewriteConfigFiles } from '../config-files/rewrite.ts';
 import { DiskUsage } from '../fs/disk-usage.ts';
+import { Jail } from '../fs/jail.ts';
+import { assertUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { ExitInfo, RuntimeDriver, RuntimeProcess } from '../runtime/driver.ts';
 import {
@@ -81,7 +82,7 @@ export class Server {
     public config: RemoteServer,
     private readonly deps: ServerDeps,
   ) {
-    this.dir = path.join(deps.config.system.data, config.settings.uuid);
+    this.dir = path.join(deps.config.system.data, assertUuid(config.settings.uuid));
     this.disk = new DiskUsage(this.dir, deps.config.system.disk_check_interval);
     this.throttle = new ConsoleThrottle(
       deps.config.throttles.lines,
@@ -371,20 +372,15 @@ export class Server {
     await this.waitExit(15_000);
   }
 
-  /** Everything in the server directory belongs to the server user (lchown: links are not followed). */
+  /**
+   * Everything in the server directory belongs to the server user. By descriptor, never through a
+   * link: a directory swapped for a link to `/` mid-walk must not hand host files to that user
+   * (1.0.0-beta.8).
+   */
   private async fixOwnership(): Promise<void> {
     const { uid, gid } = this.deps.config.runtime;
     if (process.getuid?.() !== 0) return; // only root can, and then servers run as that user
-    const stack = [this.dir];
-    while (stack.length) {
-      const dir = stack.pop()!;
-      for (const e of await readdir(dir, { withFileTypes: true })) {
-        const p = path.join(dir, e.name);
-        const st = await lstat(p);
-        if (st.uid !== uid || st.gid !== gid) await lchown(p, uid, gid);
-        if (e.isDirectory()) stack.push(p);
-      }
-    }
+    await new Jail(this.dir).chownAll({ uid, gid });
   }
 
   /** Stop accepting work, kill the process; the manager removes files. */

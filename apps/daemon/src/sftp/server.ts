@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import ssh2, { type AuthContext, type ClientInfo, type Connection } from 'ssh2';
 import type { Logger } from 'pino';
 import type { DaemonConfig } from '../config/config.ts';
-import { Jail } from '../fs/jail.ts';
+import { filesOf, runtimeOwner } from '../fs/server-files.ts';
 import { RemoteError, type RemoteClient, type SftpGrant } from '../panel/client.ts';
 import type { ServerManager } from '../servers/manager.ts';
 import type { SftpActivity } from './activity.ts';
@@ -44,7 +44,7 @@ export interface SftpServer {
  */
 export function createSftpServer(deps: SftpServerDeps): SftpServer {
   const { config, manager, remote, log } = deps;
-  const owner = process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null;
+  const owner = runtimeOwner(config.runtime);
   /** open connections → the server their login was granted for (null until authenticated) */
   const connections = new Map<Connection, string | null>();
 
@@ -145,7 +145,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
           }
           serveSftp(acceptSftp(), {
             server,
-            jail: new Jail(server.dir, owner),
+            files: filesOf(server, owner),
             permissions: g.permissions,
             readOnly: config.system.sftp.read_only,
             log,
