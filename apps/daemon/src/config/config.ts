@@ -44,7 +44,11 @@ export const daemonConfigSchema = z.object({
       disk_check_interval: z.number().int().min(0).default(150),
       websocket_log_count: z.number().int().min(1).default(150),
       /** Most bytes one decompression may write, with or without a server disk limit. */
-      decompress_max_bytes: z.number().int().min(1).default(10 * 1024 ** 3),
+      decompress_max_bytes: z
+        .number()
+        .int()
+        .min(1)
+        .default(10 * 1024 ** 3),
       /** Most entries (files, directories, links) one archive may hold to be decompressed. */
       decompress_max_entries: z.number().int().min(1).default(100_000),
       /** Seconds a server has to stop by its egg's stop command when the daemon itself stops. */

@@ -107,7 +107,9 @@ export class StagedFile {
    * target is looked at again (it may have become a directory or a link meanwhile). An existing
    * file's permission bits are kept. Returns the size the target had before.
    */
-  async commit(check: (oldSize: number) => void | Promise<void> = () => undefined): Promise<{ oldSize: number }> {
+  async commit(
+    check: (oldSize: number) => void | Promise<void> = () => undefined,
+  ): Promise<{ oldSize: number }> {
     try {
       const before = await lstatOrNull(at(this.dir, this.name), this.what);
       checkReplaceable(before, this.what);

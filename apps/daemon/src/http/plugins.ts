@@ -43,10 +43,15 @@ export function registerCommon(app: FastifyInstance, config: DaemonConfig): void
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (jsonTooDeep(body as string)) {
-      done(new ServerError(`The JSON in the request body is nested more than ${MAX_JSON_DEPTH} levels deep.`, 400));
+      done(
+        new ServerError(
+          `The JSON in the request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+          400,
+        ),
+      );
       return;
     }
-    parseJson(req, body as string, done);
+    void parseJson(req, body as string, done);
   });
 
   app.addHook('onRequest', async (req, reply) => {

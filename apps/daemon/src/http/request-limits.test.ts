@@ -56,7 +56,10 @@ describe('request limits (daemon)', () => {
     const deeper = await post(`/api/servers/${uuid}/power`, '['.repeat(1_000_000));
     expect(deeper.status).toBe(400);
     // Within the limit, brackets inside strings do not count.
-    const ok = await post(`/api/servers/${uuid}/power`, JSON.stringify({ action: 'kill', n: '['.repeat(100) }));
+    const ok = await post(
+      `/api/servers/${uuid}/power`,
+      JSON.stringify({ action: 'kill', n: '['.repeat(100) }),
+    );
     expect(ok.status).toBe(202);
   });
 
@@ -70,7 +73,10 @@ describe('request limits (daemon)', () => {
   });
 
   it('a JSON body over the limit → 413 in the {"error"} form', async () => {
-    const res = await post(`/api/servers/${uuid}/power`, JSON.stringify({ action: 'start', pad: 'a'.repeat(2 * MIB) }));
+    const res = await post(
+      `/api/servers/${uuid}/power`,
+      JSON.stringify({ action: 'start', pad: 'a'.repeat(2 * MIB) }),
+    );
     expect([res.status, await res.json()]).toEqual([
       413,
       { error: 'The request body is larger than the upload limit of this node.' },

@@ -157,7 +157,8 @@ export function registerSignedUrlRoutes(
       let room = quota > 0 ? quota - (await s.disk.current()) : Infinity;
       const stage = async (filename: string): Promise<StagedFile> => {
         const base = path.posix.basename(filename.replace(/\\/g, '/'));
-        if (base === '' || base === '.' || base === '..') throw new FileError('not_found', `file name ${filename}`);
+        if (base === '' || base === '.' || base === '..')
+          throw new FileError('not_found', `file name ${filename}`);
         const target = path.posix.join('/', directory, base);
         const parts = jail.parts(target);
         if (deny.denies(parts)) throw new FileError('denylist', target);

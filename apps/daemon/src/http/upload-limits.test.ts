@@ -58,11 +58,15 @@ describe('upload limits (streamed uploads)', () => {
     );
   };
   const write = (file: string, length: number): PacedRequest =>
-    new PacedRequest(`${stack.url}/api/servers/${uuid}/files/write?file=${encodeURIComponent(file)}`, 'POST', {
-      Authorization: `Bearer ${TOKEN}`,
-      'Content-Type': 'text/plain',
-      'Content-Length': String(length),
-    });
+    new PacedRequest(
+      `${stack.url}/api/servers/${uuid}/files/write?file=${encodeURIComponent(file)}`,
+      'POST',
+      {
+        Authorization: `Bearer ${TOKEN}`,
+        'Content-Type': 'text/plain',
+        'Content-Length': String(length),
+      },
+    );
 
   it('upload: the file reaches the disk while the body is still arriving, and only whole', async () => {
     const req = upload('/streamed');

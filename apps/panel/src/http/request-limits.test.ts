@@ -58,7 +58,12 @@ describe('request limits (panel)', () => {
       },
     ]);
     // A million levels: the same answer, no stack overflow.
-    const deeper = await client.request('POST', '/api/client/account/api-keys', undefined, '['.repeat(1_000_000));
+    const deeper = await client.request(
+      'POST',
+      '/api/client/account/api-keys',
+      undefined,
+      '['.repeat(1_000_000),
+    );
     expect(deeper.status).toBe(400);
     expect(await keys()).toBe(0);
     // Within the limit (brackets in strings do not count) the route works as before.
