@@ -102,8 +102,8 @@ export function serverGuard(servers: ServersRepository, rule: ServerRouteRule): 
 
 /** Why a declaration cannot be used, or null. */
 export function ruleProblem(rule: ServerRouteRule): string | null {
-  if (rule.state === 'none' && rule.permission !== ANY_PERMISSION) {
-    return 'a route shown in every state (state none) can only need permission any';
+  if (rule.state === 'none' && (rule.permission !== ANY_PERMISSION || rule.nested)) {
+    return 'a route shown in every state (state none) can only need permission any, nothing nested';
   }
   return null;
 }
