@@ -20,7 +20,8 @@ export function registerSessions(
   app.decorateRequest('session', null);
 
   const check = async (req: FastifyRequest, token: string | undefined) => {
-    req.session = token ? await sessions.load(token) : null;
+    // A cookie without a stored session is a guest's (guests have no row): its XSRF token is derived.
+    req.session = token ? ((await sessions.load(token)) ?? sessions.guest(token)) : null;
     const stateful = token !== undefined || req.url.startsWith('/auth/');
     if (stateful && STATE_CHANGING.has(req.method)) {
       const header = req.headers['x-xsrf-token'] ?? req.headers['x-csrf-token'];

@@ -60,11 +60,11 @@ export class SessionsService {
     return new Date(now + this.lifetimeMinutes * 60_000).toISOString();
   }
 
-  /** The stored session of a cookie, else a guest session for it (null for a malformed cookie). */
+  /** The stored (signed-in, or waiting for a second factor) session of a cookie token. */
   async load(token: string): Promise<SessionState | null> {
     if (!TOKEN.test(token)) return null;
     const row = await this.repo.find(sha256Hex(token));
-    if (!row || row.expires_at < new Date().toISOString()) return this.guest(token);
+    if (!row || row.expires_at < new Date().toISOString()) return null;
     let data: SessionData = {};
     try {
       data = JSON.parse(row.data) as SessionData;
