@@ -1,11 +1,13 @@
 // `npm start`: build the web app when it has not been built, then run the panel.
 // `npm run dev`: the panel restarting on change, with Vite's dev server for the web app.
+// `--no-build` skips the web build check (tests that start the whole thing).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dev = process.argv.includes('--dev');
+const build = !process.argv.includes('--no-build');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -19,28 +21,40 @@ function newestMtime(dir) {
 const built = path.join(root, 'apps/web/dist/index.html');
 const sources = [path.join(root, 'apps/web/src'), path.join(root, 'packages/shared/src')].filter(existsSync);
 const stale = !existsSync(built) || sources.some((d) => newestMtime(d) > statSync(built).mtimeMs);
-if (!dev && stale) {
+if (!dev && build && stale) {
   console.log('Building the web app…');
   const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
 
-const tsx = path.join(root, 'node_modules/.bin/tsx');
-const children = [
-  spawn(tsx, [...(dev ? ['watch'] : []), 'apps/panel/src/main.ts'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, ...(dev ? { NODE_ENV: 'development' } : {}) },
-  }),
-];
+// Node loads tsx itself rather than through the tsx command: the panel is then this process's
+// direct child, with no wrapper in between that relays signals and kills it when it is slow to
+// acknowledge them.
+const panel = dev
+  ? spawn(path.join(root, 'node_modules/.bin/tsx'), ['watch', 'apps/panel/src/main.ts'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'development' },
+    })
+  : spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], { cwd: root, stdio: 'inherit' });
+const children = [panel];
 if (dev) children.push(spawn('npm', ['run', 'dev', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' }));
 
+// Ctrl+C sends SIGINT to the whole process group, so the panel (which stops its local daemon
+// first) usually has it already; it is passed on once anyway, as SIGTERM, for a signal sent to this
+// process alone (the panel ignores every signal after its first). Then this process waits for the
+// panel, so the shell gets its prompt back only when everything is gone.
+let signalled = false;
 for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => children.forEach((c) => c.kill(signal)));
+  process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
+    children.forEach((c) => c.kill('SIGTERM'));
+  });
 }
 for (const child of children) {
-  child.on('exit', (code) => {
-    children.forEach((c) => c !== child && c.kill('SIGTERM'));
-    process.exit(code ?? 0);
+  child.on('exit', (code, signal) => {
+    children.forEach((c) => c !== child && c.exitCode === null && c.kill('SIGTERM'));
+    process.exit(code ?? (signal ? 1 : 0));
   });
 }

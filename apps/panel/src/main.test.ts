@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,16 +7,26 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TestClient } from './test-support/client.ts';
 import { createTestDatabase, type TestDatabase } from './test-support/database.ts';
 import { freePort } from './test-support/daemon.ts';
+import { descendantsOf, environOf, groupMembers, type ProcInfo } from './test-support/processes.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-main-'));
 let database: TestDatabase | undefined;
 
-/** Runs the real panel entry point until it listens; returns its output so far and a stop function. */
-async function startPanel(port: number, env: Record<string, string>) {
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/panel/src/main.ts'], {
+/**
+ * Runs the real panel entry point (or `npm start`'s script, in a process group of its own) until it
+ * listens; returns the process, its output so far and a stop function.
+ */
+async function startPanel(
+  port: number,
+  env: Record<string, string>,
+  command: string[] = [path.join(root, 'node_modules/.bin/tsx'), 'apps/panel/src/main.ts'],
+) {
+  const [file = '', ...args] = command;
+  const child = spawn(file, args, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    detached: file === process.execPath,
   });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
@@ -38,7 +49,45 @@ async function startPanel(port: number, env: Record<string, string>) {
       child.on('exit', (code) => resolve(code));
       child.kill('SIGTERM');
     });
-  return { output: () => output, stop };
+  return { child, output: () => output, stop };
+}
+
+/** Waits for something to happen (checked every 100 ms), failing after a generous bound. */
+async function waitUntil<T>(what: string, find: () => T | null | undefined | false): Promise<T> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const found = find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The panel's local daemon process (the node process running the daemon's entry point). */
+function localDaemonOf(panelPid: number): ProcInfo | undefined {
+  return descendantsOf(panelPid).find(
+    (p) => p.cmdline.includes('apps/daemon/src/main.ts') && p.state !== 'Z',
+  );
+}
+
+/** Settings for a panel of its own: a fresh database, data directory and ports. */
+async function ownPanel() {
+  const db = await createTestDatabase();
+  const dir = mkdtempSync(path.join(tmpdir(), 'talon-main-'));
+  const daemonPort = await freePort();
+  const allocation = 42_000 + Math.floor(Math.random() * 400) * 10;
+  const env = {
+    DATA_DIR: dir,
+    DATABASE_URL: db.url,
+    LOCAL_DAEMON_PORT: String(daemonPort),
+    LOCAL_SFTP_PORT: String(await freePort()),
+    LOCAL_ALLOCATIONS: `${allocation}-${allocation + 4}`,
+  };
+  const cleanup = async () => {
+    await db.drop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { env, daemonPort, port: await freePort(), cleanup };
 }
 
 /** The daemon's answer to an unauthenticated request (401 once it is up). */
@@ -107,6 +156,70 @@ describe('the panel process', () => {
     const keys = await again.get('/api/client/account/api-keys');
     expect(keys.body.data.map((k: any) => k.attributes.description)).toEqual(['kept across restarts']);
     expect(await second.stop()).toBe(0);
+  });
+
+  it('gives the local daemon none of its secrets, and starts it again when it is killed', async () => {
+    const own = await ownPanel();
+    const secrets = {
+      APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
+      MAIL_HOST: '127.0.0.1',
+      MAIL_USERNAME: 'panel-mailer',
+      MAIL_PASSWORD: 'mail-password-never-for-the-daemon',
+      RECAPTCHA_SECRET_KEY: 'recaptcha-secret-never-for-the-daemon',
+      SOME_OPERATOR_VARIABLE: 'not on the allow-list',
+    };
+    const panel = await startPanel(own.port, { ...own.env, ...secrets, TZ: 'UTC', LANG: 'C.UTF-8' });
+    try {
+      const pid = panel.child.pid!;
+      const daemon = await waitUntil('the local daemon', () => localDaemonOf(pid));
+      expect(await waitForDaemon(own.daemonPort)).toBe(401);
+      // The attack: a server escaping to the daemon's process (or a crash dump of it) would find
+      // the panel's key, its database and its mail credentials in the daemon's environment.
+      const env = environOf(daemon.pid);
+      for (const name of ['DATABASE_URL', ...Object.keys(secrets)]) expect(env).not.toHaveProperty(name);
+      expect(JSON.stringify(env)).not.toContain(own.env.DATABASE_URL);
+      expect(env).toMatchObject({ TZ: 'UTC', LANG: 'C.UTF-8', LOG_LEVEL: 'warn' });
+      expect(env.PATH).toBeTruthy();
+
+      process.kill(daemon.pid, 'SIGKILL');
+      const again = await waitUntil('a new local daemon', () => {
+        const found = localDaemonOf(pid);
+        return found && found.pid !== daemon.pid ? found : undefined;
+      });
+      expect(await waitForDaemon(own.daemonPort)).toBe(401);
+      expect(panel.output()).toContain('the local daemon exited unexpectedly');
+      expect(panel.output()).toContain('"signal":"SIGKILL"');
+      expect(await panel.stop()).toBe(0);
+      // The panel's stop takes its daemon with it.
+      expect(descendantsOf(pid)).toEqual([]);
+      expect(() => process.kill(again.pid, 0)).toThrow();
+    } finally {
+      await own.cleanup();
+    }
+  });
+
+  it('stops the panel and its daemon on Ctrl+C in `npm start`', async () => {
+    const own = await ownPanel();
+    const start = await startPanel(own.port, own.env, [process.execPath, 'scripts/start.mjs', '--no-build']);
+    try {
+      const pgid = start.child.pid!;
+      await waitUntil('the local daemon', () => localDaemonOf(pgid));
+      expect(await waitForDaemon(own.daemonPort)).toBe(401);
+      expect(groupMembers(pgid).map((p) => p.cmdline)).toEqual(
+        expect.arrayContaining([expect.stringContaining('apps/daemon/src/main.ts')]),
+      );
+      // Ctrl+C: SIGINT to every process of the terminal's process group at once.
+      const exited = new Promise<number | null>((resolve) => start.child.on('exit', (code) => resolve(code)));
+      process.kill(-pgid, 'SIGINT');
+      expect(await exited).toBe(0);
+      // Nothing of the group keeps running: the daemon is gone before the panel exits. Orphans of
+      // the panel's own (tsx's esbuild service) end when their pipe closes, a moment later, and a
+      // zombie is already dead. The bound of 15 s is the panel's own kill timer, not measured here.
+      expect(groupMembers(pgid).filter((p) => p.cmdline.includes('apps/daemon/src/main.ts'))).toEqual([]);
+      await waitUntil('the group to end', () => groupMembers(pgid).every((p) => p.state === 'Z'));
+    } finally {
+      await own.cleanup();
+    }
   });
 
   it('refuses to start with bad configuration, naming every problem', async () => {

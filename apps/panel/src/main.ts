@@ -1,11 +1,35 @@
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { bootstrap, ensureBuiltInEggs, ensureFirstAdmin } from './bootstrap.ts';
 import { ConfigError } from './config/config.ts';
 import { startLocalDaemon } from './embedded/local-daemon.ts';
 
+/**
+ * The longest a stop may take before the panel exits anyway: the local daemon is killed at 12 s
+ * (LOCAL_DAEMON_KILL_AFTER_MS), and `npm start` promises to be gone within 15 s of Ctrl+C.
+ */
+const STOP_DEADLINE_MS = 14_000;
+
+/**
+ * A rejection or exception nobody handled is logged through pino (not lost on a closed stderr) and
+ * ends the process with a non-zero code: its state is unknown, and a process manager restarts it.
+ */
+function exitOnUnhandled(log: Logger) {
+  const fatal = (kind: string) => (err: unknown) => {
+    log.fatal({ err }, kind);
+    log.flush?.();
+    process.exitCode = 1;
+    // Give a synchronous-destination-less logger one turn to write, then go.
+    setImmediate(() => process.exit(1));
+  };
+  process.on('unhandledRejection', fatal('unhandled promise rejection'));
+  process.on('uncaughtException', fatal('uncaught exception'));
+}
+
 /** The panel server: configuration, database, first admin, HTTP; stops cleanly on signals. */
 async function main() {
   const ctx = await bootstrap();
+  exitOnUnhandled(ctx.log);
   const admin = await ensureFirstAdmin(ctx);
   if (admin) {
     console.log(
@@ -28,25 +52,32 @@ async function main() {
   }, 3600_000);
   sweep.unref();
 
-  let daemon: Awaited<ReturnType<typeof startLocalDaemon>> = null;
+  let daemon: ReturnType<typeof startLocalDaemon> = Promise.resolve(null);
+  let stopping = false;
+  // Ctrl+C reaches every process of the group, and `npm start` and tsx may pass it on again: every
+  // signal after the first is ignored instead of killing the panel half-way through its stop.
   const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     ctx.log.info({ signal }, 'stopping');
-    if (daemon && daemon.exitCode === null) {
-      const exited = new Promise((resolve) => daemon?.once('exit', resolve));
-      daemon.kill('SIGTERM');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-    }
+    setTimeout(() => {
+      ctx.log.error({ signal }, 'stopping took too long; exiting anyway');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    // The daemon first, while the panel still answers it (it reports its servers' states on stop).
+    await (await daemon.catch(() => null))?.stop();
     await app.close();
     await ctx.db.close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ port: ctx.config.port, host: ctx.config.host });
   console.log(`Panel listening on ${ctx.config.appUrl}`);
   // The daemon loads its servers from the panel, so it starts once the panel answers.
-  daemon = await startLocalDaemon(ctx);
+  if (!stopping) daemon = startLocalDaemon(ctx);
+  await daemon;
 }
 
 main().catch((err: unknown) => {

@@ -1,17 +1,42 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
+import { daemonEnvironment } from './daemon-env.ts';
 import { ensureLocalNode, writeDaemonConfig } from './local-node.ts';
+import { Supervisor, type Clock } from './supervisor.ts';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 
 /**
- * The embedded default (`npm start`): on the first start a local node with a block of
- * allocations; on every start its configuration file is written and its daemon started as a child
- * process, which stops with the panel. Only on a database whose first node is the local one, so a
- * scaled-out panel never starts daemons of its own.
+ * How long the panel waits for the local daemon after SIGTERM before it kills it: the daemon stops
+ * its servers within its own stop timeout (written into its config, below this), and the panel's
+ * whole shutdown stays under 15 s.
  */
-export async function startLocalDaemon(ctx: AppContext): Promise<ChildProcess | null> {
+export const LOCAL_DAEMON_KILL_AFTER_MS = 12_000;
+
+/**
+ * The daemon as a child process. Node loads tsx itself (`--import`) instead of going through the
+ * tsx command, so the pid the supervisor watches and signals is the daemon's own: a wrapper would
+ * leave the real daemon running, holding its ports, when it is killed.
+ */
+export function spawnLocalDaemon(config: string, env: Record<string, string>) {
+  return spawn(process.execPath, ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', config], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
+}
+
+/**
+ * The embedded default (`npm start`): on the first start a local node with a block of
+ * allocations; on every start its configuration file is written and its daemon started as a
+ * supervised child process (started again when it dies, stopped with the panel). Only on a
+ * database whose first node is the local one, so a scaled-out panel never starts daemons of its own.
+ */
+export async function startLocalDaemon(
+  ctx: AppContext,
+  opts: { clock?: Clock } = {},
+): Promise<Supervisor | null> {
   const { localDaemon } = ctx.config;
   if (!localDaemon.enabled) return null;
   const nodes = await ctx.db.db.selectFrom('nodes').select(['id', 'name']).orderBy('id').limit(1).execute();
@@ -28,17 +53,17 @@ export async function startLocalDaemon(ctx: AppContext): Promise<ChildProcess | 
     );
   }
   const config = writeDaemonConfig(ctx, node, path.join(ctx.config.dataDir, 'daemon'));
-  const child = spawn(
-    path.join(root, 'node_modules/.bin/tsx'),
-    ['apps/daemon/src/main.ts', '--config', config],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, LOG_LEVEL: ctx.config.logLevel },
-    },
-  );
-  child.on('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') ctx.log.error({ code, signal }, 'the local daemon stopped');
+  const env = daemonEnvironment(process.env, {
+    logLevel: ctx.config.logLevel,
+    logFormat: ctx.config.logFormat,
   });
-  return child;
+  const supervisor = new Supervisor({
+    name: 'the local daemon',
+    spawn: () => spawnLocalDaemon(config, env),
+    log: ctx.log,
+    clock: opts.clock,
+    killAfterMs: LOCAL_DAEMON_KILL_AFTER_MS,
+  });
+  supervisor.start();
+  return supervisor;
 }
