@@ -505,6 +505,28 @@ describe('file operation routes and signed URLs', () => {
       expect((await stat(file('chdir'))).mode & 0o777).toBe(0o700);
     });
 
+    it('refuses setuid and setgid bits (400) before changing anything; the daemon is root', async () => {
+      await writeFile(file('suid.sh'), '#!/bin/sh\n');
+      await chmod(file('suid.sh'), 0o755);
+      for (const mode of ['4755', '2755', '6777']) {
+        const res = await call('POST', 'chmod', {
+          root: '/',
+          files: [
+            { file: 'suid.sh', mode: '700' },
+            { file: 'suid.sh', mode },
+          ],
+        });
+        expect(res).toMatchObject({
+          status: 400,
+          body: { error: 'Invalid file mode: setuid and setgid bits are not allowed.' },
+        });
+      }
+      expect((await stat(file('suid.sh'))).mode & 0o7777).toBe(0o755);
+      expect(
+        (await call('POST', 'chmod', { root: '/', files: [{ file: 'suid.sh', mode: '1755' }] })).status,
+      ).toBe(204);
+    });
+
     it('refuses an empty list (422) and bad modes (400) before changing anything', async () => {
       expect(await call('POST', 'chmod', { root: '/', files: [] })).toMatchObject({
         status: 422,

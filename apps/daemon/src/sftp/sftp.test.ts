@@ -347,6 +347,64 @@ describe('SFTP limits', () => {
   });
 });
 
+describe('SFTP follows the same file rules as the HTTP routes (shared operations)', () => {
+  let denyDir: string;
+  let login: { login: string; password: string };
+
+  beforeAll(async () => {
+    const id = randomUUID();
+    await stack.createInstalled(id, {
+      settings: { egg: { id: randomUUID(), file_denylist: ['*.jar', '/config/'] } },
+    });
+    denyDir = stack.daemon.manager.get(id)!.dir;
+    login = account({ server: id });
+  });
+
+  it('the egg file denylist refuses writes, renames onto and away from denied names', async () => {
+    await mkdir(path.join(denyDir, 'config'), { recursive: true });
+    await writeFile(path.join(denyDir, 'server.jar'), 'original jar');
+    await writeFile(path.join(denyDir, 'config', 'app.yml'), 'original config');
+    await writeFile(path.join(denyDir, 'plain.txt'), 'plain');
+    const { sftp } = await connect(login.login, { password: login.password });
+
+    expect(await codeOf(op.write(sftp, '/server.jar', 'replaced'))).toBe(PERMISSION_DENIED);
+    expect(await codeOf(op.write(sftp, '/plugins/new.jar', 'x'))).toBe(PERMISSION_DENIED);
+    expect(await codeOf(op.write(sftp, '/config/app.yml', 'replaced'))).toBe(PERMISSION_DENIED);
+    expect(await codeOf(op.rename(sftp, '/plain.txt', '/sneaky.jar'))).toBe(PERMISSION_DENIED);
+    expect(await codeOf(op.rename(sftp, '/server.jar', '/server.txt'))).toBe(PERMISSION_DENIED);
+
+    expect(await readFile(path.join(denyDir, 'server.jar'), 'utf8')).toBe('original jar');
+    expect(await readFile(path.join(denyDir, 'config', 'app.yml'), 'utf8')).toBe('original config');
+    expect(existsSync(path.join(denyDir, 'plugins', 'new.jar'))).toBe(false);
+    expect(existsSync(path.join(denyDir, 'sneaky.jar'))).toBe(false);
+    // Reading a denied file and writing an allowed one still work.
+    expect((await op.read(sftp, '/server.jar')).toString()).toBe('original jar');
+    await op.write(sftp, '/plain.txt', 'changed');
+    expect(await readFile(path.join(denyDir, 'plain.txt'), 'utf8')).toBe('changed');
+  });
+
+  it('chmod refuses setuid and setgid bits (files stay as they were); plain modes pass', async () => {
+    await writeFile(path.join(denyDir, 'tool.sh'), '#!/bin/sh\n');
+    await chmod(path.join(denyDir, 'tool.sh'), 0o755);
+    const { sftp } = await connect(login.login, { password: login.password });
+    for (const mode of [0o4755, 0o2755, 0o6755]) {
+      expect(await codeOf(op.chmod(sftp, '/tool.sh', mode))).toBe(PERMISSION_DENIED);
+    }
+    expect((await stat(path.join(denyDir, 'tool.sh'))).mode & 0o7777).toBe(0o755);
+    await op.chmod(sftp, '/tool.sh', 0o700);
+    expect((await stat(path.join(denyDir, 'tool.sh'))).mode & 0o7777).toBe(0o700);
+  });
+
+  it('a missing source is "no such file" for rename, chmod and remove', async () => {
+    const { sftp } = await connect(login.login, { password: login.password });
+    expect(await codeOf(op.rename(sftp, '/missing.txt', '/other.txt'))).toBe(NO_SUCH_FILE);
+    expect(await codeOf(op.rename(sftp, '/no/dir/missing.txt', '/other.txt'))).toBe(NO_SUCH_FILE);
+    expect(await codeOf(op.chmod(sftp, '/missing.txt', 0o644))).toBe(NO_SUCH_FILE);
+    expect(await codeOf(op.unlink(sftp, '/missing.txt'))).toBe(NO_SUCH_FILE);
+    expect(await codeOf(op.rmdir(sftp, '/missing'))).toBe(NO_SUCH_FILE);
+  });
+});
+
 describe('SFTP and suspension, activity', () => {
   it('system.sftp.read_only answers "operation unsupported" to every change', async () => {
     const OP_UNSUPPORTED = 8;
