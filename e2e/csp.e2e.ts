@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,7 +100,7 @@ describe('Content-Security-Policy in Chromium', () => {
     expect(violations).toEqual([]);
   });
 
-  it('shows the dashboard and account screens without a violation; no injected script ran', async () => {
+  it('shows the dashboard and account screens (two-factor QR code) without a violation; no injected script ran', async () => {
     await visit(page, '/', (p) => p.getByTestId('server-card').first().waitFor());
     const injected = await page.evaluate(() => {
       const w = window as unknown as {
@@ -111,6 +112,11 @@ describe('Content-Security-Policy in Chromium', () => {
     });
     expect(injected).toEqual({ pwned: undefined, site: SITE_NAME, first: USER_FIRST });
     await visit(page, '/account', (p) => p.getByRole('button', { name: /update password/iu }).waitFor());
+    // The two-factor set-up dialog draws its QR code as an image.
+    await page.getByRole('button', { name: 'Enable' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enable Two-Factor' });
+    await dialog.getByRole('img', { name: 'QR code to scan with an authenticator application' }).waitFor();
+    await page.keyboard.press('Escape');
     await visit(page, '/account/api', (p) =>
       p
         .getByRole('button', { name: /create/iu })
@@ -120,7 +126,7 @@ describe('Content-Security-Policy in Chromium', () => {
     expect(violations).toEqual([]);
   });
 
-  it('shows the console (xterm, websocket to the daemon, start), files, editor, network, startup and settings without a violation', async () => {
+  it('shows the console (xterm, websocket to the daemon, start), files (upload to the daemon), editor, network, startup and settings without a violation', async () => {
     const base = `/server/${server.identifier}`;
     await visit(page, base, (p) => p.locator('[data-testid="console-terminal"] .xterm-rows').waitFor());
     // "offline" comes over the daemon's websocket: the connection was allowed.
@@ -128,6 +134,16 @@ describe('Content-Security-Policy in Chromium', () => {
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await waitForStatus(page, panel, 'running', 60_000);
     await visit(page, `${base}/files`, (p) => p.locator('[data-testid="file-row"]').first().waitFor());
+    // Uploads go from the browser straight to the daemon.
+    await page.getByTestId('upload-input').setInputFiles({
+      name: 'policy.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('uploaded under the policy\n'),
+    });
+    await page.locator('[data-testid="file-row"][data-name="policy.txt"]').waitFor();
+    expect(
+      readFileSync(path.join(panel.dataDir, 'daemon', 'volumes', server.uuid, 'policy.txt'), 'utf8'),
+    ).toBe('uploaded under the policy\n');
     await visit(page, `${base}/files/edit#/server.js`, (p) => p.locator('.cm-line').first().waitFor());
     await visit(page, `${base}/network`, (p) => p.getByText('Primary', { exact: true }).first().waitFor());
     await visit(page, `${base}/startup`, (p) => p.getByTestId('variable-MOTD').waitFor());
