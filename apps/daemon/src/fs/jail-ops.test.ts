@@ -1,5 +1,16 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  link,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -199,6 +210,16 @@ describe('chownAll and usage', () => {
       }
       expect((await stat(path.join(outside, 'secret'))).uid).toBe(0);
       expect((await stat(outside)).uid).toBe(0);
+    },
+  );
+
+  it.runIf(process.getuid?.() === 0)(
+    'leaves a hard link to a file it does not own alone (a hard link to a host file)',
+    async () => {
+      const owner = { uid: 23_456, gid: 23_457 };
+      await link(path.join(outside, 'secret'), path.join(root, 'hard'));
+      await jail.chownAll(owner);
+      expect((await stat(path.join(outside, 'secret'))).uid).toBe(0);
     },
   );
 

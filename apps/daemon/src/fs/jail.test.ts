@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSwapper } from '../test-support/swapper.ts';
 import { FileError } from './errors.ts';
 import { Jail } from './jail.ts';
 import { cleanPath } from './paths.ts';
@@ -208,27 +208,9 @@ describe('Jail', () => {
   it('CVE-2024-27102: a directory swapped with a symlink to the outside: the outside file is never read or written', async () => {
     // A separate process swaps `dir` between a real directory and a symlink to `outside` as fast
     // as it can while this process reads `dir/secret` through the jail.
-    const dir = path.join(root, 'dir');
-    const script = `
-      const fs = require('fs');
-      const [dir, outside, stopFile] = process.argv.slice(1);
-      let n = 0;
-      while (!fs.existsSync(stopFile)) {
-        try { fs.rmSync(dir, { recursive: true, force: true }); } catch {}
-        try { fs.symlinkSync(outside, dir); } catch {}
-        try { fs.unlinkSync(dir); } catch {}
-        try { fs.mkdirSync(dir); fs.writeFileSync(dir + '/secret', 'inside'); } catch {}
-        n++;
-      }
-      process.stdout.write(String(n));
-    `;
-    const stopFile = path.join(base, 'stop');
-    const child = spawn(process.execPath, ['-e', script, dir, outside, stopFile], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    const swapper = startSwapper(path.join(root, 'dir'), outside, { secret: 'inside' });
+    await swapper.ready;
+    let rounds = 0;
     const results: Record<string, number> = {};
     try {
       // At least 3000 reads, and on until a read met the link (a loaded machine may need more).
@@ -250,15 +232,14 @@ describe('Jail', () => {
         }
       }
     } finally {
-      await writeFile(stopFile, '');
-      await exited;
+      rounds = await swapper.stop();
     }
     expect(results['OUTSIDE SECRET']).toBeUndefined();
     expect(Object.keys(results).every((k) => ['inside', '', 'not_found', 'outside_root'].includes(k))).toBe(
       true,
     );
     // The race really happened: the swapper went round many times and reads saw the link.
-    expect(Number(out)).toBeGreaterThan(100);
+    expect(rounds).toBeGreaterThan(100);
     expect(results.outside_root ?? 0).toBeGreaterThan(0);
     expect(await readFile(path.join(outside, 'secret'), 'utf8')).toBe('OUTSIDE SECRET');
     // Writes through the swapping directory never land outside either.
