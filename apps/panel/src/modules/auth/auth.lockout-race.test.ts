@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { enableTwoFactor } from '../../test-support/totp.ts';
 
 let panel: TestPanel;
 
@@ -38,5 +39,30 @@ describe('sign-in lockout under concurrent guessing', () => {
     const late = new TestClient(panel.url);
     late.extraHeaders['x-forwarded-for'] = '192.0.2.200';
     expect((await late.login(victim.username, 'hunter2hunter2')).status).toBe(429);
+  });
+
+  it('lets at most 5 of 50 parallel wrong second-factor codes for one pending sign-in be checked', async () => {
+    const user = await panel.createUser({ password: 'hunter2hunter2' });
+    await enableTwoFactor(panel, user);
+    const client = new TestClient(panel.url);
+    client.extraHeaders['x-forwarded-for'] = '192.0.2.201';
+    const pending = await client.login(user.username, 'hunter2hunter2');
+    const token = pending.body.data.confirmation_token as string;
+    // The same session from 50 addresses (the per-address request limit would stop one address).
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        const c = new TestClient(panel.url);
+        for (const [k, v] of client.cookies) c.cookies.set(k, v);
+        c.extraHeaders['x-forwarded-for'] = `198.18.0.${i + 1}`;
+        return c.post('/auth/login/checkpoint', {
+          confirmation_token: token,
+          // Seven digits: never the right code.
+          authentication_code: String(1000000 + i),
+        });
+      }),
+    );
+    const checked = answers.filter((r) => r.status === 400);
+    expect(checked.length + answers.filter((r) => r.status === 429).length).toBe(50);
+    expect(checked.length).toBeLessThanOrEqual(5);
   });
 });
