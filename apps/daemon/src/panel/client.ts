@@ -6,6 +6,7 @@ import {
   type InstallScript,
   type RemoteServer,
 } from '@talon/shared';
+import { isUuid } from '../fs/paths.ts';
 
 /** A failed call to the panel's remote API; `status` is 0 for network errors and timeouts. */
 export class RemoteError extends Error {
@@ -84,9 +85,12 @@ export class RemoteClient {
           settings: entry.settings,
           process_configuration: entry.process_configuration,
         });
-        return parsed.success
-          ? { uuid: entry.uuid, config: parsed.data }
-          : { uuid: entry.uuid, config: null, error: parsed.error.message };
+        if (!parsed.success) return { uuid: entry.uuid, config: null, error: parsed.error.message };
+        // The uuid names the server's directory: anything else is refused here, not at boot.
+        if (!isUuid(parsed.data.settings.uuid)) {
+          return { uuid: entry.uuid, config: null, error: 'settings.uuid is not a server uuid' };
+        }
+        return { uuid: entry.uuid, config: parsed.data };
       }),
     );
   }
