@@ -59,7 +59,7 @@ describe('security headers over http', () => {
   });
 
   it('lets pages connect to every node’s daemon (websocket and file transfers)', async () => {
-    const { node } = await nodeAndEgg(panel.ctx, []);
+    const { node } = await nodeAndEgg(panel.ctx, [41000, 41001]);
     await panel.ctx.repositories.nodes.update(node.id, { fqdn: 'node-one.example.com', scheme: 'https' });
     const res = await new TestClient(panel.url).get('/');
     const connect = directives(res.headers.get('content-security-policy')).get('connect-src')!;
