@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import tarStream from 'tar-stream';
 import yauzl from 'yauzl';
+import { formatBytesShort } from '@talon/shared';
 import type { FileDenylist } from './denylist.ts';
 import { FileError, errnoOf, fromOs } from './errors.ts';
 
@@ -332,6 +333,28 @@ export interface DecompressOptions {
   denylist: FileDenylist;
   /** Bytes that may still be written (quota), or null when unlimited. */
   room: number | null;
+  /** Most bytes one archive may expand to, quota or not (`system.decompress_max_bytes`). */
+  maxBytes: number;
+  /** Most entries one archive may hold (`system.decompress_max_entries`). */
+  maxEntries: number;
+}
+
+/**
+ * An archive over the node's decompression limits (an archive bomb: a small file that expands
+ * to more bytes or more files than the node is willing to write). The message names the limit.
+ */
+export class ArchiveTooLarge extends Error {
+  static bytes(max: number): ArchiveTooLarge {
+    return new ArchiveTooLarge(
+      `The archive is too large to extract: it expands to more than ${formatBytesShort(max)}, the decompression limit of this node.`,
+    );
+  }
+
+  static entries(max: number): ArchiveTooLarge {
+    return new ArchiveTooLarge(
+      `The archive is too large to extract: it holds more than ${max} entries, the decompression limit of this node.`,
+    );
+  }
 }
 
 /**
@@ -352,9 +375,14 @@ export async function decompress(
   const { handle } = await jail.openRead(fileParts.join('/'));
   try {
     const format = await sniff(handle);
+    // Headers only; stops at the first entry over a limit, so a bomb is refused having written
+    // nothing (and without reading the rest of it).
     let total = 0;
+    let entries = 0;
     await each(handle, format, false, async (e) => {
+      if (++entries > opts.maxEntries) throw ArchiveTooLarge.entries(opts.maxEntries);
       if (e.kind === 'file') total += e.size;
+      if (total > opts.maxBytes) throw ArchiveTooLarge.bytes(opts.maxBytes);
     });
     if (opts.room !== null && total > opts.room) throw new FileError('no_space', `archive needs ${total}`);
 
@@ -372,6 +400,7 @@ export async function decompress(
       written += await writeEntry(jail, target, e, content, (n) => {
         streamed += n;
         if (opts.room !== null && streamed > opts.room) throw new FileError('no_space', 'archive grew');
+        if (streamed > opts.maxBytes) throw ArchiveTooLarge.bytes(opts.maxBytes);
       });
     });
     return written;
