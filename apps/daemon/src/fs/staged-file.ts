@@ -1,22 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
-import { lstat, open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { FileError, errnoOf, fromOs } from './errors.ts';
+import type { Stats } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { CREATE_FLAGS, at, closeQuietly, lstatAt } from './at.ts';
+import { FileError, fromOs } from './errors.ts';
 import type { Jail } from './jail.ts';
 
-const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
-const TEMP_FLAGS = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
 /** Temporary names start with this (hidden in listings of most tools). */
 export const STAGED_PREFIX = '.talon-upload-';
-
-/** `<name>` inside the directory open as `dir`, resolved by the kernel from the descriptor. */
-function at(dir: FileHandle, name: string): string {
-  return `/proc/self/fd/${dir.fd}/${name}`;
-}
-
-async function closeQuietly(h: FileHandle): Promise<void> {
-  await h.close().catch(() => undefined);
-}
 
 /** What may be replaced by a write: nothing, or a regular file (never a link, a directory, a FIFO). */
 function checkReplaceable(st: Stats | null, what: string): void {
@@ -24,15 +14,6 @@ function checkReplaceable(st: Stats | null, what: string): void {
   if (st.isSymbolicLink()) throw new FileError('outside_root', `${what} is a symlink`);
   if (st.isDirectory()) throw new FileError('is_directory', what);
   if (!st.isFile()) throw new FileError('bad_type', `${what} is not a regular file`);
-}
-
-async function lstatOrNull(p: string, what: string): Promise<Stats | null> {
-  try {
-    return await lstat(p);
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return null;
-    throw fromOs(err, what);
-  }
 }
 
 /**
@@ -66,12 +47,12 @@ export class StagedFile {
     const dir = await jail.walk(parts.slice(0, -1), true);
     try {
       const name = parts.at(-1)!;
-      const existing = await lstatOrNull(at(dir, name), what);
+      const existing = await lstatAt(dir, name);
       checkReplaceable(existing, what);
       const temp = `${STAGED_PREFIX}${randomBytes(8).toString('hex')}`;
       let handle: FileHandle;
       try {
-        handle = await open(at(dir, temp), TEMP_FLAGS, 0o644);
+        handle = await open(at(dir, temp), CREATE_FLAGS, 0o644);
       } catch (err) {
         throw fromOs(err, what);
       }
@@ -111,7 +92,7 @@ export class StagedFile {
     check: (oldSize: number) => void | Promise<void> = () => undefined,
   ): Promise<{ oldSize: number }> {
     try {
-      const before = await lstatOrNull(at(this.dir, this.name), this.what);
+      const before = await lstatAt(this.dir, this.name);
       checkReplaceable(before, this.what);
       await check(before?.size ?? 0);
       if (before) await this.handle.chmod(before.mode & 0o7777);
