@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { CREATE_FLAGS, at, closeQuietly, lstatAt } from './at.ts';
+import { CREATE_FLAGS, READ_FLAGS, at, closeQuietly, lstatAt } from './at.ts';
 import { FileError, fromOs } from './errors.ts';
 import type { Jail } from './jail.ts';
 
@@ -19,23 +19,35 @@ function checkReplaceable(st: Stats | null, what: string): void {
 /**
  * A file received in pieces (an upload, an editor save) that must never be seen half-written and
  * never be held in memory: the bytes go to a new temporary file beside the target (O_EXCL,
- * O_NOFOLLOW, through the jail's descriptor walk), and `commit` renames it over the target in one
- * step, relative to the same directory descriptor. `discard` removes the temporary file; callers
- * call it on every failure (a refused limit, a client that went away).
+ * O_NOFOLLOW, in a directory reached by the jail's descriptor walk), and `commit` renames it over
+ * the target in one step. `discard` removes the temporary file; callers call it on every failure
+ * (a refused limit, a client that went away).
+ *
+ * Between `close` and `commit` no descriptor is held (an upload of many files must not use one per
+ * file): `commit` and `discard` walk to the directory again through the jail, and `commit` checks
+ * that the temporary name still holds the file written (same inode) before renaming it.
  */
 export class StagedFile {
   private written = 0;
+  private handle: FileHandle | null;
   private done = false;
 
   private constructor(
     /** Size of the file this one will replace, when the staging began (0 when there was none). */
     readonly replaces: number,
-    private readonly dir: FileHandle,
-    private readonly temp: string,
-    private readonly handle: FileHandle,
+    private readonly jail: Jail,
+    private readonly parent: readonly string[],
     private readonly name: string,
-    private readonly what: string,
-  ) {}
+    private readonly temp: string,
+    private readonly ino: number,
+    handle: FileHandle,
+  ) {
+    this.handle = handle;
+  }
+
+  private get what(): string {
+    return [...this.parent, this.name].join('/');
+  }
 
   /**
    * Start a file for the cleaned components `parts` (missing parents are created). The target is
@@ -44,9 +56,10 @@ export class StagedFile {
   static async create(jail: Jail, parts: readonly string[]): Promise<StagedFile> {
     const what = parts.join('/');
     if (parts.length === 0) throw new FileError('is_directory', 'the server root');
-    const dir = await jail.walk(parts.slice(0, -1), true);
+    const parent = parts.slice(0, -1);
+    const name = parts.at(-1)!;
+    const dir = await jail.walk(parent, true);
     try {
-      const name = parts.at(-1)!;
       const existing = await lstatAt(dir, name);
       checkReplaceable(existing, what);
       const temp = `${STAGED_PREFIX}${randomBytes(8).toString('hex')}`;
@@ -59,15 +72,15 @@ export class StagedFile {
       try {
         await handle.chmod(0o644); // whatever the umask
         if (jail.owner) await handle.chown(jail.owner.uid, jail.owner.gid);
+        const { ino } = await handle.stat();
+        return new StagedFile(existing?.size ?? 0, jail, parent, name, temp, ino, handle);
       } catch (err) {
         await closeQuietly(handle);
         await unlink(at(dir, temp)).catch(() => undefined);
         throw err;
       }
-      return new StagedFile(existing?.size ?? 0, dir, temp, handle, name, what);
-    } catch (err) {
+    } finally {
       await closeQuietly(dir);
-      throw err;
     }
   }
 
@@ -77,10 +90,18 @@ export class StagedFile {
   }
 
   async write(chunk: Uint8Array): Promise<void> {
+    if (!this.handle) throw new Error('staged file already closed');
     for (let off = 0; off < chunk.length;) {
       off += (await this.handle.write(chunk, off, chunk.length - off)).bytesWritten;
     }
     this.written += chunk.length;
+  }
+
+  /** All bytes are written: let go of the descriptor until `commit`. */
+  async close(): Promise<void> {
+    const h = this.handle;
+    this.handle = null;
+    if (h) await h.close();
   }
 
   /**
@@ -92,19 +113,37 @@ export class StagedFile {
     check: (oldSize: number) => void | Promise<void> = () => undefined,
   ): Promise<{ oldSize: number }> {
     try {
-      const before = await lstatAt(this.dir, this.name);
-      checkReplaceable(before, this.what);
-      await check(before?.size ?? 0);
-      if (before) await this.handle.chmod(before.mode & 0o7777);
-      await this.handle.close();
+      await this.close();
+      const dir = await this.jail.walk(this.parent, false);
       try {
-        // rename(2) replaces a regular file atomically and never follows a link at the target.
-        await rename(at(this.dir, this.temp), at(this.dir, this.name));
-      } catch (err) {
-        throw fromOs(err, this.what);
+        const before = await lstatAt(dir, this.name);
+        checkReplaceable(before, this.what);
+        await check(before?.size ?? 0);
+        let h: FileHandle;
+        try {
+          h = await open(at(dir, this.temp), READ_FLAGS);
+        } catch (err) {
+          throw fromOs(err, this.what);
+        }
+        try {
+          const st = await h.stat();
+          if (!st.isFile() || st.ino !== this.ino)
+            throw new FileError('not_found', `${this.what}: upload replaced`);
+          if (before) await h.chmod(before.mode & 0o7777); // fchmod: the file itself, never a link
+        } finally {
+          await closeQuietly(h);
+        }
+        try {
+          // rename(2) replaces a regular file atomically and never follows a link at the target.
+          await rename(at(dir, this.temp), at(dir, this.name));
+        } catch (err) {
+          throw fromOs(err, this.what);
+        }
+        this.done = true;
+        return { oldSize: before?.size ?? 0 };
+      } finally {
+        await closeQuietly(dir);
       }
-      this.done = true;
-      return { oldSize: before?.size ?? 0 };
     } finally {
       await this.discard();
     }
@@ -112,11 +151,18 @@ export class StagedFile {
 
   /** Remove the temporary file (after a failure); harmless after `commit`. */
   async discard(): Promise<void> {
-    await closeQuietly(this.handle);
-    if (!this.done) {
-      this.done = true;
-      await unlink(at(this.dir, this.temp)).catch(() => undefined);
+    await this.close().catch(() => undefined);
+    if (this.done) return;
+    this.done = true;
+    try {
+      const dir = await this.jail.walk(this.parent, false);
+      try {
+        await unlink(at(dir, this.temp)).catch(() => undefined);
+      } finally {
+        await closeQuietly(dir);
+      }
+    } catch {
+      // the directory itself is gone: so is the temporary file
     }
-    await closeQuietly(this.dir);
   }
 }

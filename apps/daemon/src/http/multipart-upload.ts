@@ -104,6 +104,7 @@ export async function receiveUploads(
           onBytes(chunk.length);
           await file.write(chunk);
         }
+        await file.close();
         current = null;
       })
       .catch((err: unknown) => {

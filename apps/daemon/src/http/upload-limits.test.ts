@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, readdir, stat, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN, fixtureServer, startStack, waitUntil, type Stack } from '../test-support/harness.ts';
@@ -144,6 +144,7 @@ describe('upload limits (streamed uploads)', () => {
   it('files/write: the body is streamed to disk and renamed into place when complete', async () => {
     await mkdir(path.join(dir, 'w'), { recursive: true });
     await writeFile(path.join(dir, 'w/config.txt'), 'OLD');
+    await chmod(path.join(dir, 'w/config.txt'), 0o750);
     const req = write('/w/config.txt', 768 * KIB);
     await req.writeBytes(512 * KIB);
     await waitUntil(async () => (await largest('w')) >= 256 * KIB, 10_000, 'a partial file on disk');
@@ -153,7 +154,10 @@ describe('upload limits (streamed uploads)', () => {
     const res = await req.end();
     expect(res.status).toBe(204);
     expect(await names('w')).toEqual(['config.txt']);
-    expect((await stat(path.join(dir, 'w/config.txt'))).size).toBe(768 * KIB);
+    const after = await stat(path.join(dir, 'w/config.txt'));
+    expect(after.size).toBe(768 * KIB);
+    // Replaced, not rewritten in place: the old file's permission bits are carried over.
+    expect(after.mode & 0o777).toBe(0o750);
   });
 
   it('files/write: a body cut short leaves the old file and no temporary file', async () => {
