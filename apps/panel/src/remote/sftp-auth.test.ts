@@ -214,6 +214,17 @@ describe('POST /api/remote/sftp/auth', () => {
     expect((await pw(name)).status).toBe(429);
   });
 
+  it('counts parallel wrong passwords atomically: at most the allowed attempts get a password check', async () => {
+    const target = await newServer(owner.id);
+    const name = `first.last.${target.uuid_short}`;
+    const answers = await Promise.all(Array.from({ length: 30 }, () => pw(name, 'wrong')));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(SFTP_AUTH_ATTEMPTS);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - SFTP_AUTH_ATTEMPTS);
+    // The right password is refused too while the window lasts.
+    expect((await pw(name)).status).toBe(429);
+  });
+
   it('throttles failed attempts per server and caller (429), unregistered valid keys do not count', async () => {
     const target = await newServer(owner.id);
     const name = `first.last.${target.uuid_short}`;

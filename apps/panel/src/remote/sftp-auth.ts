@@ -64,8 +64,11 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
     // Per server, calling node and SFTP client: the original counts per node only, so a few bad
     // logins from anyone would lock every user of that server on the node out.
     const key = `sftp:${identifier.toLowerCase()}|${req.ip}|${clientAddress(body.ip)}`;
-    const seen = await throttle.peek(key);
-    if (seen.hits >= SFTP_AUTH_ATTEMPTS) {
+    // Counted as a failure BEFORE the (slow) check, in one atomic count-and-read: a check-then-count
+    // lets every parallel guess through while the others are still hashing. A success clears the
+    // count; an attempt that is not a failure (an unregistered key) takes its count back.
+    const seen = await throttle.hit(key, SFTP_AUTH_WINDOW_MS);
+    if (seen.hits > SFTP_AUTH_ATTEMPTS) {
       throw new HttpError(
         429,
         'TooManyRequestsHttpException',
@@ -73,8 +76,7 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
         { 'retry-after': String(seen.retryAfter) },
       );
     }
-    const fail = async (): Promise<never> => {
-      await throttle.hit(key, SFTP_AUTH_WINDOW_MS);
+    const fail = (): never => {
       throw badCredentials();
     };
 
@@ -104,6 +106,7 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
       if (typeof parsed === 'string') return fail();
       // A valid key that is simply not registered does not count: clients offer several keys.
       if (!(await ctx.repositories.sshKeys.fingerprintExists(user.id, parsed.fingerprint))) {
+        await throttle.undo(key);
         throw badCredentials();
       }
     }
