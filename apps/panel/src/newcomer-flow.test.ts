@@ -18,11 +18,12 @@ import { TestSocket } from './test-support/socket.ts';
 const root = path.resolve(import.meta.dirname, '../../..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-newcomer-'));
 let database: TestDatabase | undefined;
-let stopPanel: (() => void) | undefined;
+let stopPanel: (() => Promise<void>) | undefined;
 
 afterAll(async () => {
-  stopPanel?.();
-  await new Promise((r) => setTimeout(r, 1000));
+  // The panel stops its daemon and closes the database before it exits: only then is the database
+  // free to drop (waiting for the exit, not for a second that a loaded machine may not keep).
+  await stopPanel?.();
   await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
@@ -47,7 +48,12 @@ describe('the newcomer flow', () => {
 
     // 1. npm start
     const panel = spawn(tsx, ['apps/panel/src/main.ts'], { cwd: root, env });
-    stopPanel = () => panel.kill('SIGTERM');
+    stopPanel = () =>
+      new Promise<void>((resolve) => {
+        if (panel.exitCode !== null || panel.signalCode !== null) return resolve();
+        panel.once('exit', () => resolve());
+        panel.kill('SIGTERM');
+      });
     let output = '';
     panel.stdout.on('data', (c: Buffer) => (output += c.toString()));
     panel.stderr.on('data', (c: Buffer) => (output += c.toString()));

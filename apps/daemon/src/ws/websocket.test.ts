@@ -61,7 +61,15 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     ws.send('auth', stack.token(uuid, { permissions: ['websocket.connect', 'control.stop'] }));
     await ws.waitFor((m) => m.event === 'auth success');
     ws.send('set state', 'start');
-    await new Promise((r) => setTimeout(r, 700));
+    // An acknowledgement instead of a pause: frames are handled in order and the permission check
+    // comes before anything asynchronous, so once the later 'send stats' is answered the start has
+    // been refused (or begun).
+    const acked = ws.messages.length;
+    ws.send('send stats');
+    await ws.waitFor((m) => m.event === 'stats', 10_000, acked);
+    expect(ws.messages.slice(acked).some((m) => m.event === 'status' && m.args?.[0] !== 'offline')).toBe(
+      false,
+    );
     expect((await stack.api('GET', `/api/servers/${uuid}`)).body.state).toBe('offline');
 
     const admin = await stack.ws(uuid);

@@ -30,6 +30,17 @@ async function waitUntil<T>(
   }
 }
 
+/**
+ * Waits until the daemon has handled every frame sent so far: it handles frames in order and decides
+ * on a power action before anything asynchronous, so the answer to a later 'send stats' is the
+ * acknowledgement that an ignored action was ignored (a pause would only guess at it).
+ */
+async function acknowledged(socket: TestSocket): Promise<void> {
+  const from = socket.mark();
+  socket.send('send stats');
+  await socket.waitFor((m) => m.event === 'stats', 30_000, from);
+}
+
 function serverBody(allocation: number, extra: Record<string, unknown> = {}) {
   return {
     name: 'Integration world',
@@ -206,7 +217,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     await socket.waitFor((m) => m.event === 'auth success');
     const mark = socket.mark();
     socket.send('set state', 'start');
-    await new Promise((r) => setTimeout(r, 1500));
+    await acknowledged(socket);
     expect(socket.messages.slice(mark).some((m) => m.event === 'status' && m.args?.[0] === 'starting')).toBe(
       false,
     );
@@ -235,7 +246,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     expect((await app.post(`/api/application/servers/${internalId}/suspend`)).status).toBe(204);
     const mark = socket.mark();
     socket.send('set state', 'start');
-    await new Promise((r) => setTimeout(r, 1500));
+    await acknowledged(socket);
     expect(socket.messages.slice(mark).some((m) => m.event === 'status' && m.args?.[0] !== 'offline')).toBe(
       false,
     );
