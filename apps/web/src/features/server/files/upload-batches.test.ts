@@ -51,9 +51,9 @@ describe('learnLimit', () => {
     expect(learnLimit('The upload is larger than the maximum of 64 MB per request.')).toEqual({
       maxBytes: 64 * MIB,
     });
-    expect(
-      learnLimit('File big.bin is larger than the maximum file upload size of 100 MB.'),
-    ).toEqual({ fileBytes: 100 * MIB });
+    expect(learnLimit('File big.bin is larger than the maximum file upload size of 100 MB.')).toEqual({
+      fileBytes: 100 * MIB,
+    });
   });
 
   it('learns nothing from other errors', () => {

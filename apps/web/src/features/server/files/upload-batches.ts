@@ -29,7 +29,10 @@ export const PART_OVERHEAD = 1024;
  * alone: the daemon lets a request be as large as its per-file limit, so whether it fits is the
  * daemon's to say, for that file only. Answers the indices of each batch.
  */
-export function planBatches(sizes: readonly number[], limits: BatchLimits = DEFAULT_BATCH_LIMITS): number[][] {
+export function planBatches(
+  sizes: readonly number[],
+  limits: BatchLimits = DEFAULT_BATCH_LIMITS,
+): number[][] {
   const maxFiles = Math.max(1, Math.floor(limits.maxFiles));
   const batches: number[][] = [];
   let current: number[] = [];
