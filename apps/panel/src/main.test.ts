@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TestClient } from './test-support/client.ts';
 import { createTestDatabase, type TestDatabase } from './test-support/database.ts';
 import { freePort } from './test-support/daemon.ts';
+import { LOCAL_DAEMON_KILL_AFTER_MS } from './embedded/local-daemon.ts';
 import { descendantsOf, environOf, groupMembers, type ProcInfo } from './test-support/processes.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -146,6 +147,8 @@ describe('the panel process', () => {
     // The local daemon's console throttle follows LOCAL_CONSOLE_THROTTLE_LINES.
     const daemonConfig = JSON.parse(readFileSync(path.join(dataDir, 'daemon', 'config.json'), 'utf8'));
     expect(daemonConfig.throttles).toEqual({ lines: 5000, line_reset_interval: 100 });
+    // Its servers' stop fits in the panel's bound for stopping it (Ctrl+C ends all within 15 s).
+    expect(daemonConfig.system.shutdown_timeout * 1000).toBeLessThan(LOCAL_DAEMON_KILL_AFTER_MS);
     expect(await first.stop()).toBe(0);
 
     const second = await startPanel(port, env);

@@ -1,30 +1,14 @@
-import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { bootstrap, ensureBuiltInEggs, ensureFirstAdmin } from './bootstrap.ts';
 import { ConfigError } from './config/config.ts';
 import { startLocalDaemon } from './embedded/local-daemon.ts';
+import { exitOnUnhandled } from './lib/unhandled.ts';
 
 /**
  * The longest a stop may take before the panel exits anyway: the local daemon is killed at 12 s
  * (LOCAL_DAEMON_KILL_AFTER_MS), and `npm start` promises to be gone within 15 s of Ctrl+C.
  */
 const STOP_DEADLINE_MS = 14_000;
-
-/**
- * A rejection or exception nobody handled is logged through pino (not lost on a closed stderr) and
- * ends the process with a non-zero code: its state is unknown, and a process manager restarts it.
- */
-function exitOnUnhandled(log: Logger) {
-  const fatal = (kind: string) => (err: unknown) => {
-    log.fatal({ err }, kind);
-    log.flush?.();
-    process.exitCode = 1;
-    // Give a synchronous-destination-less logger one turn to write, then go.
-    setImmediate(() => process.exit(1));
-  };
-  process.on('unhandledRejection', fatal('unhandled promise rejection'));
-  process.on('uncaughtException', fatal('uncaught exception'));
-}
 
 /** The panel server: configuration, database, first admin, HTTP; stops cleanly on signals. */
 async function main() {

@@ -8,6 +8,8 @@ import { nowIso } from '../lib/time.ts';
 import { nodeConfiguration } from '../modules/nodes/nodes.configuration.ts';
 
 export const LOCAL_NODE_NAME = 'Local';
+/** The local daemon's `system.shutdown_timeout`: below the panel's kill bound for it. */
+export const LOCAL_DAEMON_SHUTDOWN_SECONDS = 10;
 
 export interface LocalNodeOptions {
   daemonPort: number;
@@ -105,6 +107,9 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
       log_directory: path.join(dir, 'logs'),
       tmp_directory: path.join(dir, 'tmp'),
       data: node.daemon_base,
+      // The panel kills its daemon LOCAL_DAEMON_KILL_AFTER_MS (12 s) after SIGTERM, and Ctrl+C on
+      // `npm start` must end everything within 15 s: servers get 10 s for their stop command.
+      shutdown_timeout: LOCAL_DAEMON_SHUTDOWN_SECONDS,
     },
     allowed_origins: originsOf(ctx.config.appUrl),
     runtime: { hidden_paths: [ctx.config.dataDir] },
