@@ -188,6 +188,44 @@ describe('file manager in Chromium', () => {
     await row('server.js').waitFor();
   });
 
+  it('uploads more files than the daemon takes in one request, in batches that all arrive', async () => {
+    // The daemon takes at most 100 files per request (api.upload_max_files, default): 130 files
+    // chosen at once must go in several requests, each with its own single-use signed URL.
+    await page.getByRole('button', { name: 'Create Directory' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Directory' });
+    await dialog.getByLabel('Directory Name').fill('batch');
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('link', { name: 'batch', exact: true }).click();
+    await page.waitForURL(/\/files#\/batch$/);
+    await page.getByText('This directory seems to be empty.').waitFor();
+
+    const sent: URL[] = [];
+    const onRequest = (request: { method: () => string; url: () => string }) => {
+      const url = new URL(request.url());
+      if (request.method() === 'POST' && url.pathname === '/upload/file') sent.push(url);
+    };
+    page.on('request', onRequest);
+    const files = Array.from({ length: 130 }, (_, i) => ({
+      name: `part-${String(i).padStart(3, '0')}.txt`,
+      mimeType: 'text/plain',
+      buffer: Buffer.from(`part ${i} of the map\n`),
+    }));
+    await page.getByTestId('upload-input').setInputFiles(files);
+    // The list is read once, after the last batch.
+    await row('part-129.txt').waitFor();
+    await expect.poll(async () => (await rowNames()).length).toBe(130);
+    page.off('request', onRequest);
+
+    expect(readdirSync(onDisk('batch')).sort()).toEqual(files.map((f) => f.name));
+    for (const file of files) {
+      expect(readFileSync(onDisk('batch', file.name), 'utf8')).toBe(file.buffer.toString());
+    }
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent.map((url) => url.searchParams.get('token'))).size).toBe(3);
+    expect(sent.every((url) => url.searchParams.get('directory') === '/batch')).toBe(true);
+    await expect(page.getByRole('alert').count()).resolves.toBe(0);
+  });
+
   it('keeps a climbing hash inside the server', async () => {
     await page.goto(`${panel.url}/server/${server.identifier}/files#/../../etc`);
     await expect
