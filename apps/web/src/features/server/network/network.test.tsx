@@ -5,6 +5,7 @@ import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
 import { NetworkPage } from './NetworkPage.tsx';
+import { NOTES_SAVE_DELAY_MS } from './useAllocationNotes.ts';
 
 interface WireAllocation {
   id: number;
@@ -238,8 +239,10 @@ describe('network page', () => {
     const { stub } = setup(['allocation.read', 'allocation.delete'], [listAnswer([GAME, VOICE])]);
     const notes = within(await screen.findByTestId('allocation-12')).getByLabelText('Notes');
     expect(notes).toHaveAttribute('readonly');
+    // Fake timers past the save delay instead of a pause: nothing may be sent, however slow the machine.
+    vi.useFakeTimers();
     fireEvent.change(notes, { target: { value: 'mine' } });
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await act(() => vi.advanceTimersByTimeAsync(NOTES_SAVE_DELAY_MS * 2));
     expect(notes).toHaveValue('');
     expect(stub.calls).toHaveLength(1);
     expect(screen.queryByRole('button', { name: /the primary allocation/ })).toBeNull();

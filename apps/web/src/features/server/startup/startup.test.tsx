@@ -6,6 +6,7 @@ import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
 import { dockerImageRules } from './dockerImageRules.ts';
 import { StartupPage } from './StartupPage.tsx';
+import { VARIABLE_SAVE_DELAY_MS } from './useVariableEditor.ts';
 import { variableInputKind } from './variableInput.ts';
 
 const JAVA_17 = 'ghcr.io/talon/java:17';
@@ -142,9 +143,11 @@ describe('startup page', () => {
     const motd = await screen.findByLabelText('Message of the day');
     expect(screen.getAllByText('Read Only')).toHaveLength(3);
     expect(motd).toHaveAttribute('readonly');
+    // Fake timers past the save delay instead of a pause: nothing may be sent, however slow the machine.
+    vi.useFakeTimers();
     fireEvent.change(motd, { target: { value: 'changed' } });
     fireEvent.change(screen.getByLabelText('World name'), { target: { value: 'other' } });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await act(() => vi.advanceTimersByTimeAsync(VARIABLE_SAVE_DELAY_MS * 2));
     expect(motd).toHaveValue('hi');
     expect(stub.calls).toHaveLength(1);
     expect(screen.getAllByText('You do not have permission to change startup variables.')).toHaveLength(3);
@@ -153,8 +156,9 @@ describe('startup page', () => {
   it('never sends a non-editable variable, even with startup.update', async () => {
     const { stub } = setup(['startup.read', 'startup.update'], [startupAnswer()]);
     const world = await screen.findByLabelText('World name');
+    vi.useFakeTimers();
     fireEvent.change(world, { target: { value: 'other' } });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await act(() => vi.advanceTimersByTimeAsync(VARIABLE_SAVE_DELAY_MS * 2));
     expect(world).toHaveValue('world');
     expect(puts(stub)).toHaveLength(0);
     expect(
