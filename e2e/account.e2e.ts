@@ -290,7 +290,12 @@ describe('sign-in and account area in Chromium', () => {
 
   it('resets a forgotten password through the mailed link', async () => {
     await page.getByRole('link', { name: 'Forgot password?' }).click();
-    await page.getByLabel('Email').fill(NEW_EMAIL);
+    // The screen is a lazy route: until its code has loaded the login form stays on screen, and its
+    // "Username or Email" field also answers to a loose getByLabel('Email'). Filling that one and
+    // then sending the reset form empty was this test's flake (the reset page said "A valid email
+    // address must be provided"), so wait for the reset screen and name its field exactly.
+    await page.getByRole('heading', { name: 'Request Password Reset' }).waitFor();
+    await page.getByLabel('Email', { exact: true }).fill(NEW_EMAIL);
     await page.getByRole('button', { name: 'Send Email' }).click();
     await page.getByText('Success').waitFor();
     await screenshots(page, 'auth-forgot-password-sent');
