@@ -76,9 +76,14 @@ describe('a real process talking TCP', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       peer!.write(Buffer.alloc(50_000, 121));
-      await new Promise((r) => setTimeout(r, 200));
+      // Read until the kernel has counted the 50 kB (totals only grow), instead of hoping 200 ms is
+      // enough on a loaded machine.
       const counter = new NetworkCounter();
-      const usage = counter.update(await new SocketTable(0).read(), await socketInodes([child.pid!]));
+      let usage = { rx: 0, tx: 0 };
+      for (let i = 0; i < 300 && usage.rx < 50_000; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 50));
+        usage = counter.update(await new SocketTable(0).read(), await socketInodes([child.pid!]));
+      }
       expect(usage.tx).toBeGreaterThanOrEqual(200_000);
       expect(usage.rx).toBeGreaterThanOrEqual(50_000);
       // The test process's own sockets are not the child's.
