@@ -15,19 +15,25 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-main-'));
 let database: TestDatabase | undefined;
 
 /**
+ * The panel's entry point run by Node with tsx loaded, as `npm start` does. Not through the tsx
+ * command: it relays a signal and, when the panel does not acknowledge it within 30 ms (a busy
+ * machine), kills the panel with SIGKILL, so a stop would end in 143 instead of 0.
+ */
+const PANEL = ['--import', 'tsx', 'apps/panel/src/main.ts'];
+
+/**
  * Runs the real panel entry point (or `npm start`'s script, in a process group of its own) until it
  * listens; returns the process, its output so far and a stop function.
  */
 async function startPanel(
   port: number,
   env: Record<string, string>,
-  command: string[] = [path.join(root, 'node_modules/.bin/tsx'), 'apps/panel/src/main.ts'],
+  opts: { args?: string[]; ownGroup?: boolean } = {},
 ) {
-  const [file = '', ...args] = command;
-  const child = spawn(file, args, {
+  const child = spawn(process.execPath, opts.args ?? PANEL, {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    detached: file === process.execPath,
+    detached: opts.ownGroup ?? false,
   });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
@@ -203,7 +209,10 @@ describe('the panel process', () => {
 
   it('stops the panel and its daemon on Ctrl+C in `npm start`', async () => {
     const own = await ownPanel();
-    const start = await startPanel(own.port, own.env, [process.execPath, 'scripts/start.mjs', '--no-build']);
+    const start = await startPanel(own.port, own.env, {
+      args: ['scripts/start.mjs', '--no-build'],
+      ownGroup: true,
+    });
     try {
       const pgid = start.child.pid!;
       await waitUntil('the local daemon', () => localDaemonOf(pgid));
@@ -226,7 +235,7 @@ describe('the panel process', () => {
   });
 
   it('refuses to start with bad configuration, naming every problem', async () => {
-    const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['apps/panel/src/main.ts'], {
+    const child = spawn(process.execPath, PANEL, {
       cwd: root,
       env: {
         ...process.env,

@@ -46,8 +46,8 @@ describe('the newcomer flow', () => {
     };
     const tsx = path.join(root, 'node_modules/.bin/tsx');
 
-    // 1. npm start
-    const panel = spawn(tsx, ['apps/panel/src/main.ts'], { cwd: root, env });
+    // 1. npm start (which runs the panel with Node loading tsx, without the tsx command's signal relay)
+    const panel = spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], { cwd: root, env });
     stopPanel = () =>
       new Promise<void>((resolve) => {
         if (panel.exitCode !== null || panel.signalCode !== null) return resolve();
