@@ -159,7 +159,9 @@ export async function startPanel(
     ...options.env,
   };
   delete env.DATABASE_URL;
-  const child: ChildProcess = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['apps/panel/src/main.ts'], {
+  // Node loads tsx itself, as `npm start` does: the tsx command relays signals and SIGKILLs a panel
+  // slow to acknowledge them (a busy machine), which leaves the panel's local daemon running.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -214,7 +216,8 @@ export async function startPanel(
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        // The panel gives its daemon's servers 10 s and exits by itself within 14 s.
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });

@@ -42,14 +42,11 @@ export async function startTestDaemon(ctx: AppContext, allocations = 5): Promise
   });
   const dir = mkdtempSync(path.join(tmpdir(), 'talon-daemon-'));
   const config = writeDaemonConfig(ctx, node, dir);
-  const child = spawn(
-    path.join(root, 'node_modules/.bin/tsx'),
-    ['apps/daemon/src/main.ts', '--config', config],
-    {
-      cwd: root,
-      env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
-    },
-  );
+  // Node loads tsx itself: a SIGKILL then reaches the daemon, not a tsx wrapper that would leave it running.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', config], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn' },
+  });
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (output += c.toString()));
