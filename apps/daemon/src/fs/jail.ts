@@ -305,12 +305,15 @@ export class Jail {
     return r;
   }
 
-  /** Bytes of the regular files below the root, walking by descriptor (links not followed). */
-  async usage(): Promise<{ bytes: number; swapped: number }> {
+  /**
+   * Bytes of the regular files below the root, walking by descriptor (links not followed); files
+   * `skip` accepts are left out.
+   */
+  async usage(skip?: (st: Stats) => boolean): Promise<{ bytes: number; swapped: number }> {
     const r: WalkReport = { swapped: 0 };
     const root = await this.walk([], false);
     try {
-      return { bytes: await sizeOfTree(root, r), swapped: r.swapped };
+      return { bytes: await sizeOfTree(root, r, skip), swapped: r.swapped };
     } finally {
       await closeQuietly(root);
     }

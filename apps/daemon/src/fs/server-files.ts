@@ -1,14 +1,21 @@
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { copyFile } from './copy.ts';
 import type { Server } from '../servers/server.ts';
+import { compress, decompress } from './archive.ts';
+import { copyFile } from './copy.ts';
 import { denylistFor, type FileDenylist } from './denylist.ts';
 import { FileError } from './errors.ts';
 import { Jail, checkMode, type Owner } from './jail.ts';
+import { StagedFile } from './staged-file.ts';
 
 /** The server's disk account: the cached usage and the daemon's own changes between walks. */
 export interface DiskAccount {
   current(): Promise<number>;
   adjust(deltaBytes: number): void;
+  /** Count `deltaBytes` more for the staged file `key`, which the disk-usage walk leaves out. */
+  hold(key: string, deltaBytes: number): void;
+  /** Stop counting the staged file `key` (in place, where the walk counts it, or removed). */
+  release(key: string): void;
 }
 
 export interface ServerFilesOptions {
@@ -46,10 +53,15 @@ export class ServerFiles {
   }
 
   /** Bytes the server may still write, or null without a limit. */
-  async room(): Promise<number | null> {
+  private async room(): Promise<number | null> {
     const limit = this.o.limitBytes();
     if (limit <= 0) return null;
     return Math.max(0, limit - (await this.o.disk.current()));
+  }
+
+  /** Whether the server uses more than its limit already. */
+  async overQuota(): Promise<boolean> {
+    return this.over(0);
   }
 
   /** Whether `delta` more bytes pass the limit (`full`: also when the usage is at the limit already). */
@@ -60,15 +72,23 @@ export class ServerFiles {
     return full ? after >= limit : after > limit;
   }
 
-  /** Create or replace `userPath` with `data` (parents 0755, file 0644, owner set). */
-  async write(userPath: string, data: Uint8Array): Promise<{ created: boolean }> {
-    this.allowed(userPath);
-    const { oldSize, created } = await this.o.jail.writeFile(userPath, data, async (old) => {
-      if (await this.over(data.length - old))
-        throw new FileError('no_space', `${data.length} bytes for ${userPath}`);
-    });
-    this.o.disk.adjust(data.length - oldSize);
-    return { created };
+  /**
+   * Start writing `userPath` in pieces (an upload, an editor save): the bytes go to a temporary
+   * file beside it and take its name only at `commit`. With the `size` announced, a write that
+   * cannot fit is refused before anything is created (not even missing parents); either way each
+   * piece is checked against the quota as it arrives. The staged file counts as what it will add:
+   * its bytes less the size of the file it replaces.
+   */
+  async stage(userPath: string, size?: number): Promise<StagedWrite> {
+    const parts = this.allowed(userPath);
+    if (size !== undefined) {
+      const before = await this.o.jail.lstat(userPath);
+      if (await this.over(size - (before?.isFile() ? before.size : 0)))
+        throw new FileError('no_space', `${size} bytes for ${userPath}`);
+    }
+    const file = await StagedFile.create(this.o.jail, parts);
+    this.o.disk.hold(file.key, -file.replaces);
+    return new StagedWrite(file, this.o.disk, (delta) => this.over(delta), userPath);
   }
 
   /**
@@ -124,11 +144,97 @@ export class ServerFiles {
   async copy(userPath: string): Promise<{ name: string; size: number }> {
     const parts = this.allowed(userPath);
     const out = await copyFile(this.o.jail, parts, async (n) => {
-      const room = await this.room();
-      if (room !== null && n > room) throw new FileError('no_space', `copy of ${userPath}`);
+      if (await this.over(n)) throw new FileError('no_space', `copy of ${userPath}`);
     });
     this.o.disk.adjust(out.size);
     return out;
+  }
+
+  /**
+   * A tar.gz of `list` (relative to `root`) written into `root`; removed again (`no_space`) when
+   * it does not fit the quota.
+   */
+  async compress(root: string, list: readonly string[]): Promise<{ name: string; stat: Stats }> {
+    const rootParts = this.o.jail.parts(root);
+    const out = await compress(this.o.jail, rootParts, list, 1);
+    if (await this.over(out.stat.size)) {
+      await this.o.jail.removeTree([...rootParts, out.name].join('/'));
+      throw new FileError('no_space', `archive of ${out.stat.size} bytes`);
+    }
+    this.o.disk.adjust(out.stat.size);
+    return out;
+  }
+
+  /**
+   * Extract the archive `file` into `root` (`fs/archive.ts`): denylisted entries are skipped, the
+   * whole archive must fit the quota left and the node's decompression limits.
+   */
+  async decompress(
+    root: string,
+    file: string,
+    limits: { maxBytes: number; maxEntries: number },
+  ): Promise<void> {
+    const jail = this.o.jail;
+    const written = await decompress(jail, jail.parts(root), jail.parts(file), {
+      denylist: this.o.denylist(),
+      room: await this.room(),
+      ...limits,
+    });
+    this.o.disk.adjust(written);
+  }
+}
+
+/**
+ * A file being written through `ServerFiles.stage`. Each piece is checked against the quota and
+ * counted in the disk account before it is written; `commit` puts the file in place and moves its
+ * bytes from the staged count to the account; `discard` (call it on every failure) removes it.
+ */
+export class StagedWrite {
+  constructor(
+    private readonly file: StagedFile,
+    private readonly disk: DiskAccount,
+    private readonly over: (delta: number) => Promise<boolean>,
+    private readonly what: string,
+  ) {}
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.file.size;
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    if (await this.over(chunk.length))
+      throw new FileError('no_space', `${this.what}: ${chunk.length} more bytes`);
+    this.disk.hold(this.file.key, chunk.length);
+    await this.file.write(chunk);
+  }
+
+  /** All bytes are written (no descriptor is held until `commit`). */
+  close(): Promise<void> {
+    return this.file.close();
+  }
+
+  /**
+   * Rename into place. It was counted as replacing the file the target held when the staging
+   * began; the target is looked at again here, and the quota must hold with what it has now.
+   */
+  async commit(): Promise<void> {
+    const size = this.file.size;
+    try {
+      const { oldSize } = await this.file.commit(async (old) => {
+        if (await this.over(this.file.replaces - old))
+          throw new FileError('no_space', `${this.what}: ${size} bytes`);
+      });
+      this.disk.adjust(size - oldSize);
+    } finally {
+      // With the adjustment above and no wait between: the bytes are never counted twice or not at all.
+      this.disk.release(this.file.key);
+    }
+  }
+
+  async discard(): Promise<void> {
+    await this.file.discard();
+    this.disk.release(this.file.key);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { CREATE_FLAGS, READ_FLAGS, at, closeQuietly, lstatAt } from './at.ts';
 import { FileError, fromOs } from './errors.ts';
+import { stagedKey } from './disk-usage.ts';
 import type { Jail } from './jail.ts';
 
 /** Temporary names start with this (hidden in listings of most tools). */
@@ -40,6 +41,8 @@ export class StagedFile {
     private readonly name: string,
     private readonly temp: string,
     private readonly ino: number,
+    /** The temporary file's inode as the disk-usage walk knows it (`stagedKey`). */
+    readonly key: string,
     handle: FileHandle,
   ) {
     this.handle = handle;
@@ -72,8 +75,8 @@ export class StagedFile {
       try {
         await handle.chmod(0o644); // whatever the umask
         if (jail.owner) await handle.chown(jail.owner.uid, jail.owner.gid);
-        const { ino } = await handle.stat();
-        return new StagedFile(existing?.size ?? 0, jail, parent, name, temp, ino, handle);
+        const st = await handle.stat();
+        return new StagedFile(existing?.size ?? 0, jail, parent, name, temp, st.ino, stagedKey(st), handle);
       } catch (err) {
         await closeQuietly(handle);
         await unlink(at(dir, temp)).catch(() => undefined);

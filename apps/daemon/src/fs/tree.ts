@@ -86,18 +86,25 @@ export async function chownTree(dir: FileHandle, owner: Owner, r: WalkReport): P
   }
 }
 
-/** Bytes of the regular files below `dir` (links are neither followed nor counted). */
-export async function sizeOfTree(dir: FileHandle, r: WalkReport): Promise<number> {
+/**
+ * Bytes of the regular files below `dir` (links are neither followed nor counted); a file `skip`
+ * accepts is left out (a staged upload its writer counts already).
+ */
+export async function sizeOfTree(
+  dir: FileHandle,
+  r: WalkReport,
+  skip: (st: Stats) => boolean = () => false,
+): Promise<number> {
   let total = 0;
   for (const name of await names(dir)) {
     const st = await lstatAt(dir, name).catch(() => null);
     if (!st) continue;
-    if (st.isFile()) total += st.size;
+    if (st.isFile()) total += skip(st) ? 0 : st.size;
     else if (st.isDirectory()) {
       const sub = await openAt(dir, name, DIR_FLAGS, r).catch(() => null);
       if (!sub) continue;
       try {
-        total += await sizeOfTree(sub, r);
+        total += await sizeOfTree(sub, r, skip);
       } catch {
         // unreadable: count what we can
       } finally {

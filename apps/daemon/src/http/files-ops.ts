@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import path from 'node:path';
 import { z } from 'zod';
 import type { DaemonConfig } from '../config/config.ts';
-import { ArchiveTooLarge, UnknownArchive, compress, decompress } from '../fs/archive.ts';
-import { denylistFor } from '../fs/denylist.ts';
+import { ArchiveTooLarge, UnknownArchive } from '../fs/archive.ts';
 import { FileError } from '../fs/errors.ts';
 import { fileObject } from '../fs/file-object.ts';
 import { checkMode } from '../fs/jail.ts';
@@ -11,7 +10,6 @@ import { filesOf, runtimeOwner, type ServerFiles } from '../fs/server-files.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
 
-const MIB = 1024 * 1024;
 type WithServer = (req: FastifyRequest, reply: FastifyReply) => Server | null;
 
 export const MESSAGES = {
@@ -141,40 +139,23 @@ export function registerFileOperationRoutes(
 
   app.post(
     `${prefix}/compress`,
-    route(schemas.compress, async ({ s, body, files }) => {
+    route(schemas.compress, async ({ body, files }) => {
       const list = body.files ?? [];
       if (list.length === 0) throw new ServerError(MESSAGES.compressEmpty, 422);
-      const limit = s.config.settings.build.disk_space * MIB;
-      const used = limit > 0 ? await s.disk.current() : 0;
-      if (limit > 0 && used > limit) throw new ServerError(MESSAGES.compressFull, 409);
-      const rootParts = files.jail.parts(body.root ?? '/');
-      const { name, stat } = await compress(files.jail, rootParts, list, 1);
-      if (limit > 0 && used + stat.size > limit) {
-        await files.jail.removeTree([...rootParts, name].join('/'));
-        throw new FileError('no_space', `archive of ${stat.size} bytes`);
-      }
-      s.disk.adjust(stat.size);
+      if (await files.overQuota()) throw new ServerError(MESSAGES.compressFull, 409);
+      const { name, stat } = await files.compress(body.root ?? '/', list);
       return fileObject(name, stat, 'application/tar+gzip');
     }),
   );
 
   app.post(
     `${prefix}/decompress`,
-    route(schemas.decompress, async ({ s, body, files, reply }) => {
-      const jail = files.jail;
+    route(schemas.decompress, async ({ body, files, reply }) => {
       try {
-        const written = await decompress(
-          jail,
-          jail.parts(body.root ?? '/'),
-          jail.parts(under(body.root, body.file)),
-          {
-            denylist: denylistFor(s.config.settings.egg?.file_denylist),
-            room: await files.room(),
-            maxBytes: config.system.decompress_max_bytes,
-            maxEntries: config.system.decompress_max_entries,
-          },
-        );
-        s.disk.adjust(written);
+        await files.decompress(body.root ?? '/', under(body.root, body.file), {
+          maxBytes: config.system.decompress_max_bytes,
+          maxEntries: config.system.decompress_max_entries,
+        });
       } catch (err) {
         if (err instanceof UnknownArchive) throw new ServerError(MESSAGES.unknownArchive, 400);
         if (err instanceof ArchiveTooLarge) throw new ServerError(err.message, 400);

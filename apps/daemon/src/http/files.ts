@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DaemonConfig } from '../config/config.ts';
-import { denylistFor } from '../fs/denylist.ts';
 import { FileError } from '../fs/errors.ts';
 import { fileObject, sortListing } from '../fs/file-object.ts';
-import { Jail } from '../fs/jail.ts';
 import { sniffMime } from '../fs/mime.ts';
-import { StagedFile } from '../fs/staged-file.ts';
+import { filesOf, runtimeOwner, type ServerFiles } from '../fs/server-files.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
 
@@ -24,10 +22,9 @@ export function query(req: FastifyRequest, key: string): string {
   return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 
-/** The server's files, as seen by its unprivileged user when the daemon is root. */
-export function jailOf(s: Server, config: DaemonConfig): Jail {
-  const owner = process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null;
-  return new Jail(s.dir, owner);
+/** The server's files with their write rules, as its unprivileged user when the daemon is root. */
+export function serverFiles(s: Server, config: DaemonConfig): ServerFiles {
+  return filesOf(s, runtimeOwner(config.runtime));
 }
 
 /** `attachment; filename="…"` with quotes/backslashes escaped; non-ASCII names also as RFC 5987. */
@@ -46,7 +43,7 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
   app.get('/api/servers/:server/files/contents', async (req, reply) => {
     const s = withServer(req, reply);
     if (!s) return reply;
-    const { handle, stat, name } = await jailOf(s, config).openRead(query(req, 'file'));
+    const { handle, stat, name } = await serverFiles(s, config).jail.openRead(query(req, 'file'));
     try {
       const head = Buffer.alloc(512);
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -73,7 +70,7 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
     const s = withServer(req, reply);
     if (!s) return reply;
     try {
-      const entries = await jailOf(s, config).list(query(req, 'directory'));
+      const entries = await serverFiles(s, config).jail.list(query(req, 'directory'));
       return entries.map((e) => fileObject(e.name, e.stat, e.mime)).sort(sortListing);
     } catch (err) {
       if (err instanceof FileError && err.kind === 'not_found') throw new ServerError(DIRECTORY_MISSING, 404);
@@ -106,39 +103,28 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
         const s = withServer(req, reply);
         if (!s) return reply;
         const length = Number(req.headers['content-length']);
-        const jail = jailOf(s, config);
-        const file = query(req, 'file');
-        const parts = jail.parts(file);
-        if (denylistFor(s.config.settings.egg?.file_denylist).denies(parts)) {
-          throw new FileError('denylist', file);
-        }
-        const limit = s.config.settings.build.disk_space * MIB;
-        const fits = async (old: number): Promise<void> => {
-          if (limit > 0 && (await s.disk.current()) + length - old > limit) {
-            throw new FileError('no_space', `${length} bytes for ${file}`);
-          }
-        };
         try {
           // The target is replaced only once the whole body arrived: an editor save cut short
-          // leaves the old file, and a reader never sees half of the new one.
-          // Quota first: a refused write creates nothing, not even missing parents.
-          const before = await jail.lstat(file);
-          await fits(before?.isFile() ? before.size : 0);
-          const staged = await StagedFile.create(jail, parts);
+          // leaves the old file, and a reader never sees half of the new one. The announced
+          // length is checked against the quota before anything is created.
+          const staged = await serverFiles(s, config).stage(query(req, 'file'), length);
           try {
             try {
               for await (const chunk of req.raw as AsyncIterable<Buffer>) await staged.write(chunk);
             } catch (err) {
-              if (!req.raw.complete) throw new ServerError(BODY_CUT_SHORT, 400); // the client went away
+              // A refusal of the write rules (the quota) is answered as such; else the client went away.
+              if (!(err instanceof FileError) && !req.raw.complete)
+                throw new ServerError(BODY_CUT_SHORT, 400);
               throw err;
             }
             if (staged.size !== length) throw new ServerError(BODY_CUT_SHORT, 400);
-            const { oldSize } = await staged.commit(fits);
-            s.disk.adjust(length - oldSize);
+            await staged.commit();
           } finally {
             await staged.discard();
           }
         } catch (err) {
+          // The rest of a refused body is not read: the connection ends with the answer.
+          if (!req.raw.complete) void reply.header('Connection', 'close');
           if (err instanceof FileError && err.kind === 'is_directory') {
             throw new ServerError(WRITE_DIRECTORY_CONFLICT, 400);
           }

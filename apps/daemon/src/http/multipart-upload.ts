@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { FastifyRequest } from 'fastify';
-import type { StagedFile } from '../fs/staged-file.ts';
+import type { StagedWrite } from '../fs/server-files.ts';
 import { ServerError } from '../servers/errors.ts';
 
 const MIB = 1024 * 1024;
@@ -24,10 +24,11 @@ export interface UploadLimits {
   requestMb: number;
 }
 
-/** Where a `files` part goes: a staged file for its name, or a thrown refusal (denylist, bad name). */
-export type Stage = (filename: string) => Promise<StagedFile>;
-/** Called with the bytes of each piece before it is written; may throw to refuse (disk quota). */
-export type OnBytes = (bytes: number) => void;
+/**
+ * Where a `files` part goes: a staged file for its name, or a thrown refusal (denylist, bad name).
+ * Its `write` may refuse a piece too (the disk quota).
+ */
+export type Stage = (filename: string) => Promise<StagedWrite>;
 
 /**
  * Read the `files` parts of a multipart body straight to staged files, one piece at a time (the
@@ -40,8 +41,7 @@ export async function receiveUploads(
   req: FastifyRequest,
   limits: UploadLimits,
   stage: Stage,
-  onBytes: OnBytes = () => undefined,
-): Promise<StagedFile[]> {
+): Promise<StagedWrite[]> {
   let bb: busboy.Busboy;
   try {
     // Text fields are read into memory by busboy: keep them small.
@@ -50,7 +50,7 @@ export async function receiveUploads(
     throw new ServerError(UPLOAD.notMultipart, 400);
   }
   const raw = req.raw;
-  const staged: StagedFile[] = [];
+  const staged: StagedWrite[] = [];
   let failure: unknown = null;
   let current: Readable | null = null;
   let work: Promise<void> = Promise.resolve();
@@ -101,7 +101,6 @@ export async function receiveUploads(
           if (file.size + chunk.length > limits.fileMb * MIB) {
             throw new ServerError(UPLOAD.fileTooLarge(name, limits.fileMb), 400);
           }
-          onBytes(chunk.length);
           await file.write(chunk);
         }
         await file.close();

@@ -3,16 +3,14 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { DaemonConfig } from '../config/config.ts';
-import { denylistFor } from '../fs/denylist.ts';
 import { FileError } from '../fs/errors.ts';
-import { StagedFile } from '../fs/staged-file.ts';
+import type { StagedWrite } from '../fs/server-files.ts';
 import type { ServerManager } from '../servers/manager.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
-import { contentDisposition, jailOf, query } from './files.ts';
+import { contentDisposition, query, serverFiles } from './files.ts';
 import { UPLOAD, receiveUploads } from './multipart-upload.ts';
 
-const MIB = 1024 * 1024;
 export const SIGNED = {
   invalidToken: 'The token provided is not valid or has expired.',
   notFound: 'The requested resource was not found on this server.',
@@ -118,7 +116,7 @@ export function registerSignedUrlRoutes(
     if (!ok) return reply;
     let opened;
     try {
-      opened = await jailOf(ok.s, config).openRead(ok.claims.file_path ?? '');
+      opened = await serverFiles(ok.s, config).jail.openRead(ok.claims.file_path ?? '');
     } catch (err) {
       if (err instanceof FileError && err.kind === 'is_directory') {
         return reply.code(404).send({ error: SIGNED.notFound });
@@ -149,26 +147,18 @@ export function registerSignedUrlRoutes(
       if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
         throw new ServerError(SIGNED.notMultipart, 400);
       }
-      const jail = jailOf(s, config);
-      const deny = denylistFor(s.config.settings.egg?.file_denylist);
+      const files = serverFiles(s, config);
       const directory = query(req, 'directory');
-      const quota = s.config.settings.build.disk_space * MIB;
-      // Bytes this request may add: the free quota plus what the files it replaces held.
-      let room = quota > 0 ? quota - (await s.disk.current()) : Infinity;
-      const stage = async (filename: string): Promise<StagedFile> => {
+      // Each part is staged under the server's write rules (denylist, quota as the bytes arrive).
+      const stage = async (filename: string): Promise<StagedWrite> => {
         const base = path.posix.basename(filename.replace(/\\/g, '/'));
         if (base === '' || base === '.' || base === '..')
           throw new FileError('not_found', `file name ${filename}`);
-        const target = path.posix.join('/', directory, base);
-        const parts = jail.parts(target);
-        if (deny.denies(parts)) throw new FileError('denylist', target);
-        const file = await StagedFile.create(jail, parts);
-        room += file.replaces;
-        return file;
+        return files.stage(path.posix.join('/', directory, base));
       };
-      let files: StagedFile[];
+      let staged: StagedWrite[];
       try {
-        files = await receiveUploads(
+        staged = await receiveUploads(
           req,
           {
             fileMb: config.api.upload_limit,
@@ -176,30 +166,18 @@ export function registerSignedUrlRoutes(
             requestMb: config.api.upload_request_limit,
           },
           stage,
-          (bytes) => {
-            room -= bytes;
-            if (room < 0) throw new FileError('no_space', `upload into ${directory}`);
-          },
         );
       } catch (err) {
         // The rest of a refused body is not read: the connection ends with the answer.
         void reply.header('Connection', 'close');
         throw err;
       }
-      if (files.length === 0) throw new ServerError(SIGNED.noFiles, 400);
+      if (staged.length === 0) throw new ServerError(SIGNED.noFiles, 400);
       // Every file arrived whole and within the limits: only now do they take their names.
       try {
-        for (const f of files) {
-          const size = f.size;
-          const { oldSize } = await f.commit(async (old) => {
-            if (quota > 0 && (await s.disk.current()) + size - old > quota) {
-              throw new FileError('no_space', `upload into ${directory}`);
-            }
-          });
-          s.disk.adjust(size - oldSize);
-        }
+        for (const f of staged) await f.commit();
       } finally {
-        await Promise.all(files.map((f) => f.discard()));
+        await Promise.all(staged.map((f) => f.discard()));
       }
       return reply.code(200).send();
     });
