@@ -255,6 +255,54 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     expect(state.status).toBe(200);
   });
 
+  it("ends the previous owner's console when the owner changes (the incumbent's 1.1.3 fix)", async () => {
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(await freeAllocation(), { name: 'Changing hands' }),
+    );
+    const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
+    await waitUntil(
+      'installation',
+      () => client.get(`/api/client/servers/${identifier}`),
+      (r) => r.body.attributes.status === null,
+    );
+    const { token, socket: url } = (await client.get(`/api/client/servers/${identifier}/websocket`)).body
+      .data;
+    const socket = await TestSocket.open(url, panel.url);
+    socket.send('auth', token);
+    await socket.waitFor((m) => m.event === 'auth success');
+    await acknowledged(socket);
+
+    const heir = await panel.createUser({ password: 'hunter2hunter2' });
+    const details = await app.request('PATCH', `/api/application/servers/${internalId}/details`, {
+      name: 'Changing hands',
+      user: heir.id,
+    });
+    expect(details.status).toBe(200);
+    expect(details.body.attributes.user).toBe(heir.id);
+
+    const mark = socket.mark();
+    socket.send('send stats');
+    await socket.waitFor(
+      (m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)',
+      30_000,
+      mark,
+    );
+    // Frames are handled in order: the answer to the last one proves the start was refused too.
+    const later = socket.mark();
+    socket.send('set state', 'start');
+    socket.send('send stats');
+    await waitUntil(
+      'both frames refused',
+      async () => socket.messages.slice(later).filter((m) => m.event === 'jwt error').length,
+      (n) => n === 2,
+    );
+    expect(socket.messages.slice(mark).some((m) => m.event === 'stats' || m.event === 'status')).toBe(false);
+    socket.close();
+    // The previous owner no longer sees the server at all.
+    expect((await client.get(`/api/client/servers/${identifier}`)).status).toBe(404);
+  });
+
   it('hides servers from users with no relation to them', async () => {
     const stranger = new TestClient(panel.url);
     const user = await panel.createUser({ password: 'hunter2hunter2' });
