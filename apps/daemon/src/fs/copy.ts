@@ -25,13 +25,14 @@ export function copyNames(name: string, now = new Date()): string[] {
 /**
  * Copy a regular file next to itself (protocol §2.2 `copy`). The source is opened with O_NOFOLLOW
  * (a link is refused); the copy is created O_EXCL with the source's permission bits (never set-id
- * ones) and given to the owner. `check(size)` runs before anything is created (quota). Returns the
- * new name and its size.
+ * ones) and given to the owner. `check(size)` runs before anything is created (quota), `admit`
+ * on each name before it is taken (the denylist; may throw). Returns the new name and its size.
  */
 export async function copyFile(
   jail: Jail,
   parts: readonly string[],
   check: (size: number) => void | Promise<void>,
+  admit: (parts: readonly string[]) => void,
 ): Promise<{ name: string; size: number }> {
   const { handle, stat } = await jail.openRead(parts.join('/'));
   try {
@@ -40,6 +41,7 @@ export async function copyFile(
     const dir = await jail.walk(parts.slice(0, -1), false);
     try {
       for (const candidate of copyNames(parts.at(-1)!)) {
+        admit([...parts.slice(0, -1), candidate]);
         let out: FileHandle;
         try {
           out = await open(at(dir, candidate), CREATE_FLAGS, mode);

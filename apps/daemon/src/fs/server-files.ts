@@ -43,8 +43,13 @@ export class ServerFiles {
   /** The cleaned components of `userPath`, refused (`denylist`) when the egg denies them. */
   private allowed(userPath: string): string[] {
     const parts = this.o.jail.parts(userPath);
-    if (this.o.denylist().denies(parts)) throw new FileError('denylist', userPath);
+    this.admit(parts);
     return parts;
+  }
+
+  /** Refuse (`denylist`) cleaned components the egg denies. */
+  private admit(parts: readonly string[]): void {
+    if (this.o.denylist().denies(parts)) throw new FileError('denylist', parts.join('/'));
   }
 
   /** Refuse now when the denylist has `userPath` (to check a whole request before changing anything). */
@@ -140,12 +145,21 @@ export class ServerFiles {
     return this.o.jail.chmod(userPath, mode);
   }
 
-  /** Copy a regular file next to itself (denylist, quota). */
+  /**
+   * Copy a regular file next to itself (quota). The denylist applies to the source and to the
+   * copy's name (Wings checks only the source: `!server.jar` after `*.jar` would let a copy make
+   * `server copy.jar`).
+   */
   async copy(userPath: string): Promise<{ name: string; size: number }> {
     const parts = this.allowed(userPath);
-    const out = await copyFile(this.o.jail, parts, async (n) => {
-      if (await this.over(n)) throw new FileError('no_space', `copy of ${userPath}`);
-    });
+    const out = await copyFile(
+      this.o.jail,
+      parts,
+      async (n) => {
+        if (await this.over(n)) throw new FileError('no_space', `copy of ${userPath}`);
+      },
+      (p) => this.admit(p),
+    );
     this.o.disk.adjust(out.size);
     return out;
   }

@@ -275,6 +275,20 @@ describe('file operation routes and signed URLs', () => {
       expect(existsSync(file('secret-link copy'))).toBe(false);
       await secretIntact();
     });
+
+    it('a copy may not take a name the denylist denies (an allowed file copied to a denied name)', async () => {
+      const id = randomUUID();
+      const srv = await stack.createInstalled(id, {
+        settings: { egg: { id: randomUUID(), file_denylist: ['*.jar', '!server.jar'] }, build: build(id, 0) },
+      });
+      const sdir = path.join(stack.config.system.data, srv);
+      await writeFile(path.join(sdir, 'server.jar'), 'allowed jar');
+      expect(await call('POST', 'copy', { location: 'server.jar' }, srv)).toMatchObject({
+        status: 403,
+        body: DENIED,
+      });
+      expect((await readdir(sdir)).filter((n) => n.endsWith('.jar'))).toEqual(['server.jar']);
+    });
   });
 
   describe('POST files/create-directory', () => {

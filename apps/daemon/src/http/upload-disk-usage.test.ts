@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jail } from '../fs/jail.ts';
@@ -125,5 +125,15 @@ describe('disk usage while an upload is in flight', () => {
     expect((await readdir(dir)).filter((n) => n.endsWith('.bin')).sort()).toEqual(['first.bin']);
     expect(await staged(dir)).toBe(0);
     expect(s.disk.cached).toBe(await onDisk(dir));
+  });
+
+  it('a file of the user named like a temporary upload is still counted (the walk skips only staged inodes)', async () => {
+    const { uuid, dir } = await server();
+    const s = stack.daemon.manager.get(uuid)!;
+    const base = await s.disk.refresh();
+    await writeFile(path.join(dir, '.talon-upload-hidden'), Buffer.alloc(900 * KIB));
+    expect(await s.disk.refresh()).toBe(base + 900 * KIB);
+    const over = await writeSmall(uuid, 'more.bin', 200 * KIB);
+    expect([over.status, await over.json()]).toEqual([400, NO_SPACE]);
   });
 });
