@@ -82,6 +82,28 @@ const freeAllocation = async () =>
       .executeTakeFirstOrThrow()
   ).id;
 
+/** A server created through the application API and installed by the daemon. */
+async function installedServer(name: string): Promise<{ internalId: number; identifier: string }> {
+  const created = await app.post('/api/application/servers', serverBody(await freeAllocation(), { name }));
+  expect(created.status, created.text).toBe(201);
+  const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
+  await waitUntil(
+    'installation',
+    () => client.get(`/api/client/servers/${identifier}`),
+    (r) => r.body.attributes.status === null,
+  );
+  return { internalId, identifier };
+}
+
+/** The daemon console of `identifier`, signed in with a token the panel gave `as`. */
+async function consoleOf(identifier: string, as: TestClient): Promise<TestSocket> {
+  const { token, socket: url } = (await as.get(`/api/client/servers/${identifier}/websocket`)).body.data;
+  const socket = await TestSocket.open(url, panel.url);
+  socket.send('auth', token);
+  await socket.waitFor((m) => m.event === 'auth success');
+  return socket;
+}
+
 describe('a server from create to stop, through the panel and a real daemon', () => {
   it('creates, installs, starts, runs a command, stops', async () => {
     const created = await app.post('/api/application/servers', serverBody(await freeAllocation()));
@@ -142,17 +164,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
   });
 
   it('refuses power and console while suspended (409), and works again after unsuspending', async () => {
-    const created = await app.post(
-      '/api/application/servers',
-      serverBody(await freeAllocation(), { name: 'Suspend me' }),
-    );
-    expect(created.status, created.text).toBe(201);
-    const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
-    await waitUntil(
-      'installation',
-      () => client.get(`/api/client/servers/${identifier}`),
-      (r) => r.body.attributes.status === null,
-    );
+    const { internalId, identifier } = await installedServer('Suspend me');
 
     expect((await app.post(`/api/application/servers/${internalId}/suspend`)).status).toBe(204);
     const refused = await client.post(`/api/client/servers/${identifier}/power`, { signal: 'start' });
@@ -171,16 +183,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
   });
 
   it('lets a subuser do only what their permissions allow, in the panel and on the daemon', async () => {
-    const created = await app.post(
-      '/api/application/servers',
-      serverBody(await freeAllocation(), { name: 'Shared' }),
-    );
-    const { identifier } = created.body.attributes as { identifier: string };
-    await waitUntil(
-      'installation',
-      () => client.get(`/api/client/servers/${identifier}`),
-      (r) => r.body.attributes.status === null,
-    );
+    const { identifier } = await installedServer('Shared');
     const helper = await panel.createUser({ password: 'hunter2hunter2' });
     const server = await panel.ctx.repositories.servers.findByIdentifier(identifier);
     await panel.ctx.db.db
@@ -211,10 +214,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     );
 
     // Over the websocket the daemon applies the same rule to the token's permissions.
-    const { token, socket: url } = (await sub.get(`/api/client/servers/${identifier}/websocket`)).body.data;
-    const socket = await TestSocket.open(url, panel.url);
-    socket.send('auth', token);
-    await socket.waitFor((m) => m.event === 'auth success');
+    const socket = await consoleOf(identifier, sub);
     const mark = socket.mark();
     socket.send('set state', 'start');
     await acknowledged(socket);
@@ -228,21 +228,8 @@ describe('a server from create to stop, through the panel and a real daemon', ()
   });
 
   it('does not start a suspended server over a socket opened before the suspension', async () => {
-    const created = await app.post(
-      '/api/application/servers',
-      serverBody(await freeAllocation(), { name: 'Late suspend' }),
-    );
-    const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
-    await waitUntil(
-      'installation',
-      () => client.get(`/api/client/servers/${identifier}`),
-      (r) => r.body.attributes.status === null,
-    );
-    const { token, socket: url } = (await client.get(`/api/client/servers/${identifier}/websocket`)).body
-      .data;
-    const socket = await TestSocket.open(url, panel.url);
-    socket.send('auth', token);
-    await socket.waitFor((m) => m.event === 'auth success');
+    const { internalId, identifier } = await installedServer('Late suspend');
+    const socket = await consoleOf(identifier, client);
     expect((await app.post(`/api/application/servers/${internalId}/suspend`)).status).toBe(204);
     const mark = socket.mark();
     socket.send('set state', 'start');
@@ -256,21 +243,8 @@ describe('a server from create to stop, through the panel and a real daemon', ()
   });
 
   it("ends the previous owner's console when the owner changes (the incumbent's 1.1.3 fix)", async () => {
-    const created = await app.post(
-      '/api/application/servers',
-      serverBody(await freeAllocation(), { name: 'Changing hands' }),
-    );
-    const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
-    await waitUntil(
-      'installation',
-      () => client.get(`/api/client/servers/${identifier}`),
-      (r) => r.body.attributes.status === null,
-    );
-    const { token, socket: url } = (await client.get(`/api/client/servers/${identifier}/websocket`)).body
-      .data;
-    const socket = await TestSocket.open(url, panel.url);
-    socket.send('auth', token);
-    await socket.waitFor((m) => m.event === 'auth success');
+    const { internalId, identifier } = await installedServer('Changing hands');
+    const socket = await consoleOf(identifier, client);
     await acknowledged(socket);
 
     const heir = await panel.createUser({ password: 'hunter2hunter2' });
