@@ -2,7 +2,22 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAILING_INSTALL_SCRIPT } from '../test-support/game.ts';
-import { startStack, waitUntil, type Stack } from '../test-support/harness.ts';
+import { startStack, waitUntil, type Stack, type WsClient } from '../test-support/harness.ts';
+
+/**
+ * Resolves once every frame the daemon sent for the process exit has arrived. The exit is handled
+ * in one go: the `offline` status, its stats, then the crash handler's notices and its decision to
+ * restart (which takes the power lock) or not. The daemon answers frames in order, so the answer to
+ * a 'send stats' sent after the exit's own stats frame comes after all of that (a pause would only
+ * guess at it).
+ */
+async function exitHandled(ws: WsClient, from: number): Promise<void> {
+  const offline = await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, from);
+  await ws.waitFor((m) => m.event === 'stats', 10_000, ws.messages.indexOf(offline, from) + 1);
+  const acked = ws.messages.length;
+  ws.send('send stats');
+  await ws.waitFor((m) => m.event === 'stats', 10_000, acked);
+}
 
 // Real processes end to end: create → install (bash script) → start (bwrap + setpriv) → console.
 describe('server lifecycle (real processes)', () => {
@@ -16,6 +31,11 @@ describe('server lifecycle (real processes)', () => {
 
   const state = async (uuid: string): Promise<string> =>
     (await stack.api('GET', `/api/servers/${uuid}`)).body.state as string;
+  const crashNotices = (ws: WsClient, from: number): string[] =>
+    ws.messages
+      .slice(from)
+      .filter((m) => m.event === 'console output' && m.args![0]!.includes('crashed state'))
+      .map((m) => m.args![0]!);
 
   it('creates, installs, starts to running on the done line, echoes a command, stops to offline', async () => {
     const uuid = await stack.createInstalled();
@@ -79,12 +99,13 @@ describe('server lifecycle (real processes)', () => {
     const stopAt = ws.messages.length;
     await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'stop' });
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'stopping', 10_000, stopAt);
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, stopAt);
+    await exitHandled(ws, stopAt);
     expect(ws.messages.some((m) => m.event === 'console output' && m.args?.[0] === 'Stopping server')).toBe(
       true,
     );
-    // A clean stop is not a crash.
-    await new Promise((r) => setTimeout(r, 300));
+    // A clean stop is not a crash: no crash notice, no restart under way.
+    expect(crashNotices(ws, stopAt)).toEqual([]);
+    expect(stack.daemon.manager.get(uuid)!.powerLocked).toBe(false);
     expect(await state(uuid)).toBe('offline');
     expect((await stack.api('POST', `/api/servers/${uuid}/commands`, { commands: ['x'] })).status).toBe(502);
   });
@@ -106,11 +127,24 @@ describe('server lifecycle (real processes)', () => {
     const from = ws.messages.length;
     ws.send('set state', 'start');
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 10_000, from);
-    const t0 = Date.now();
+    // The outcome, not the speed: the process ends (SIGKILL, so the game never logs its SIGINT
+    // goodbye) and the kill is not taken for a crash.
+    const killAt = ws.messages.length;
     ws.send('set state', 'kill');
-    await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, from);
-    expect(Date.now() - t0).toBeLessThan(3000);
-    expect(ws.messages.slice(from).some((m) => m.args?.[0]?.includes('crashed state'))).toBe(false);
+    await exitHandled(ws, killAt);
+    expect(
+      ws.messages
+        .slice(killAt)
+        .filter((m) => m.event === 'status')
+        .map((m) => m.args?.[0]),
+    ).toEqual(['stopping', 'offline']);
+    expect(
+      ws.messages
+        .slice(killAt)
+        .some((m) => m.event === 'console output' && m.args?.[0] === 'got SIGINT, saving world'),
+    ).toBe(false);
+    expect(crashNotices(ws, from)).toEqual([]);
+    expect(await state(uuid)).toBe('offline');
   });
 
   it('restarts a crashed server once, then stays down on a second crash within the timeout', async () => {
@@ -139,7 +173,12 @@ describe('server lifecycle (real processes)', () => {
       10_000,
       from,
     );
-    await new Promise((r) => setTimeout(r, 500));
+    // It stays down: the crash handler took no power lock for a restart, and nothing started.
+    await exitHandled(ws, from);
+    expect(stack.daemon.manager.get(uuid)!.powerLocked).toBe(false);
+    expect(ws.messages.slice(from).some((m) => m.event === 'status' && m.args?.[0] === 'starting')).toBe(
+      false,
+    );
     expect(await state(uuid)).toBe('offline');
   });
 
