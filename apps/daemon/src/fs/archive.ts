@@ -30,68 +30,53 @@ interface Selected {
   stat: Stats;
 }
 
+/** Where `compress` writes the archive (a staged file the caller puts in place). */
+export interface ArchiveSink {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Whether `st` is the file the archive is being written to (never packed into itself). */
+  isSelf(st: Stats): boolean;
+}
+
 /**
- * Write a tar.gz of the listed entries (below `rootParts`) as `<root>/<archiveName>`. Only regular
- * files become entries (directories are walked by descriptors opened with O_NOFOLLOW; symlinks are
- * skipped, never followed, so nothing outside the root can be read). Entry names are relative to
- * the root. Returns the archive's name and lstat.
+ * Write a tar.gz of the listed entries (below `rootParts`) to `out`. Only regular files become
+ * entries (directories are walked by descriptors opened with O_NOFOLLOW; symlinks are skipped,
+ * never followed, so nothing outside the root can be read). Entry names are relative to the root.
  */
 export async function compress(
   jail: Jail,
   rootParts: readonly string[],
   files: readonly string[],
   level: number,
-): Promise<{ name: string; stat: Stats }> {
+  out: ArchiveSink,
+): Promise<void> {
   const root = await jail.walk(rootParts, false);
   try {
-    const name = archiveName();
-    let out: FileHandle;
+    const pack = tarStream.pack();
+    const writing = pipeline(
+      pack,
+      zlib.createGzip({ level }),
+      new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          out.write(chunk).then(() => cb(), cb);
+        },
+      }),
+    );
     try {
-      out = await open(at(root, name), CREATE_FLAGS, 0o644);
-    } catch (err) {
-      throw fromOs(err, name);
-    }
-    try {
-      await out.chmod(0o644);
-      if (jail.owner) await out.chown(jail.owner.uid, jail.owner.gid);
-      const pack = tarStream.pack();
-      const sink = out;
-      let pos = 0;
-      const writing = pipeline(
-        pack,
-        zlib.createGzip({ level }),
-        new Writable({
-          write(chunk: Buffer, _enc, cb) {
-            const at = pos;
-            pos += chunk.length;
-            sink.write(chunk, 0, chunk.length, at).then(() => cb(), cb);
-          },
-        }),
-      );
-      try {
-        const wanted = [
-          ...new Set(files.map((f) => jail.parts(path.posix.join('/', f)).join('/')).filter((f) => f !== '')),
-        ];
-        for (const w of wanted) {
-          await visit(root, w.split('/'), [], async (s) => {
-            if (s.entry === name) return; // the archive itself
-            await addFile(pack, s);
-          });
-        }
-        pack.finalize();
-        await writing;
-      } catch (err) {
-        pack.destroy(err as Error);
-        await writing.catch(() => undefined);
-        throw err;
+      const wanted = [
+        ...new Set(files.map((f) => jail.parts(path.posix.join('/', f)).join('/')).filter((f) => f !== '')),
+      ];
+      for (const w of wanted) {
+        await visit(root, w.split('/'), [], async (s) => {
+          if (out.isSelf(s.stat)) return; // the archive itself
+          await addFile(pack, s);
+        });
       }
-      const stat = await out.stat();
-      return { name, stat };
+      pack.finalize();
+      await writing;
     } catch (err) {
-      await unlink(at(root, name)).catch(() => undefined);
+      pack.destroy(err as Error);
+      await writing.catch(() => undefined);
       throw err;
-    } finally {
-      await closeQuietly(out);
     }
   } finally {
     await closeQuietly(root);

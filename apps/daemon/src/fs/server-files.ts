@@ -1,11 +1,12 @@
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { Server } from '../servers/server.ts';
-import { compress, decompress } from './archive.ts';
+import { archiveName, compress, decompress } from './archive.ts';
 import { copyFile } from './copy.ts';
 import { denylistFor, type FileDenylist } from './denylist.ts';
 import { FileError } from './errors.ts';
 import { Jail, checkMode, type Owner } from './jail.ts';
+import { stagedKey } from './disk-usage.ts';
 import { StagedFile } from './staged-file.ts';
 
 /** The server's disk account: the cached usage and the daemon's own changes between walks. */
@@ -165,18 +166,24 @@ export class ServerFiles {
   }
 
   /**
-   * A tar.gz of `list` (relative to `root`) written into `root`; removed again (`no_space`) when
-   * it does not fit the quota.
+   * A tar.gz of `list` (relative to `root`) written into `root` as `archive-<time>.tar.gz`: staged
+   * like an upload (its bytes count against the quota as they are written, it takes its name only
+   * when complete, and a walk meanwhile does not count it twice).
    */
   async compress(root: string, list: readonly string[]): Promise<{ name: string; stat: Stats }> {
     const rootParts = this.o.jail.parts(root);
-    const out = await compress(this.o.jail, rootParts, list, 1);
-    if (await this.over(out.stat.size)) {
-      await this.o.jail.removeTree([...rootParts, out.name].join('/'));
-      throw new FileError('no_space', `archive of ${out.stat.size} bytes`);
+    const name = archiveName();
+    const target = [...rootParts, name].join('/');
+    const staged = await this.stage(target);
+    try {
+      await compress(this.o.jail, rootParts, list, 1, staged);
+      await staged.commit();
+    } finally {
+      await staged.discard();
     }
-    this.o.disk.adjust(out.stat.size);
-    return out;
+    const stat = await this.o.jail.lstat(target);
+    if (!stat) throw new FileError('not_found', `${target} removed meanwhile`);
+    return { name, stat };
   }
 
   /**
@@ -221,6 +228,11 @@ export class StagedWrite {
       throw new FileError('no_space', `${this.what}: ${chunk.length} more bytes`);
     this.disk.hold(this.file.key, chunk.length);
     await this.file.write(chunk);
+  }
+
+  /** Whether `st` is this file (the disk-usage walk's view of it). */
+  isSelf(st: Stats): boolean {
+    return stagedKey(st) === this.file.key;
   }
 
   /** All bytes are written (no descriptor is held until `commit`). */

@@ -137,15 +137,14 @@ describe('whole-tree walks under a symlink swap (CVE-2024-27102, 1.0.0-beta.8)',
   it('archive creation: a directory swapped for a link to the host never puts host files in the archive', async () => {
     const seen = new Set<string>();
     const { swaps } = await race(async () => {
-      let name: string;
+      const chunks: Buffer[] = [];
+      const out = { write: async (c: Uint8Array) => void chunks.push(Buffer.from(c)), isSelf: () => false };
       try {
-        ({ name } = await compress(jail, [], ['evil'], 1));
+        await compress(jail, [], ['evil'], 1, out);
       } catch (err) {
         return tolerated(err);
       }
-      const archive = await readFile(path.join(root, name));
-      await rm(path.join(root, name));
-      const entries = await tarEntries(archive);
+      const entries = await tarEntries(Buffer.concat(chunks));
       for (const body of entries.values()) seen.add(body);
       // Met: archives with the inside content and archives without it (the walk met the link).
       return seen.has('inside') && entries.size === 0 ? 1 : 0;
