@@ -61,6 +61,7 @@ export async function compress(
         },
       }),
     );
+    writing.catch(() => undefined); // awaited below; it may fail while a file is being added
     try {
       const wanted = [
         ...new Set(files.map((f) => jail.parts(path.posix.join('/', f)).join('/')).filter((f) => f !== '')),
@@ -75,8 +76,11 @@ export async function compress(
       await writing;
     } catch (err) {
       pack.destroy(err as Error);
-      await writing.catch(() => undefined);
-      throw err;
+      // The pipeline's own failure (a refused write: the quota) is the reason, not the entry it cut short.
+      throw await writing.then(
+        () => err,
+        (reason: unknown) => reason,
+      );
     }
   } finally {
     await closeQuietly(root);
@@ -136,13 +140,16 @@ async function addFile(pack: tarStream.Pack, s: Selected): Promise<void> {
     const entry = pack.entry({ name: s.entry, size, mode: st.mode & 0o7777, mtime: st.mtime }, (err) =>
       err ? fail(err) : done(),
     );
+    // An archive that fails meanwhile (a refused write) ends the entry with an error: it is awaited
+    // below, and ends a wait for `drain` too.
+    finished.catch(() => undefined);
     let pos = 0;
     while (pos < size) {
       const buf = Buffer.alloc(Math.min(64 * 1024, size - pos));
       const { bytesRead } = await h.read(buf, 0, buf.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      if (!entry.write(buf.subarray(0, bytesRead))) await once(entry, 'drain');
+      if (!entry.write(buf.subarray(0, bytesRead))) await Promise.race([once(entry, 'drain'), finished]);
     }
     if (pos < size) entry.write(Buffer.alloc(size - pos)); // shrank meanwhile: pad to the header's size
     entry.end(undefined);
@@ -316,8 +323,13 @@ async function each(
 
 export interface DecompressOptions {
   denylist: FileDenylist;
-  /** Bytes that may still be written (quota), or null when unlimited. */
+  /** Bytes that may still be written (quota), or null when unlimited: the headers' sum must fit. */
   room: number | null;
+  /**
+   * The disk account, told of each change as it happens: bytes about to be written (may throw
+   * `no_space`: the quota as the bytes arrive) and, negative, a replaced file's bytes freed.
+   */
+  account: (deltaBytes: number) => Promise<void>;
   /** Most bytes one archive may expand to, quota or not (`system.decompress_max_bytes`). */
   maxBytes: number;
   /** Most entries one archive may hold (`system.decompress_max_entries`). */
@@ -347,16 +359,16 @@ export class ArchiveTooLarge extends Error {
  * entry header: an absolute or escaping name refuses the whole archive, and the sum of the file
  * sizes must fit `room`, before anything is written. The second pass writes each file through the
  * jail (parents by descriptor walk, final component O_NOFOLLOW) and never writes more than the
- * header promised, and never more than `room` in total. Directory entries only create
- * directories; symlink, hard-link and device entries are skipped (never created, so a later entry
- * cannot pass through them); denylisted entries are skipped. Returns the bytes written.
+ * header promised; every byte is accounted (`account`) before it is written. Directory entries
+ * only create directories; symlink, hard-link and device entries are skipped (never created, so a
+ * later entry cannot pass through them); denylisted entries are skipped.
  */
 export async function decompress(
   jail: Jail,
   rootParts: readonly string[],
   fileParts: readonly string[],
   opts: DecompressOptions,
-): Promise<number> {
+): Promise<void> {
   const { handle } = await jail.openRead(fileParts.join('/'));
   try {
     const format = await sniff(handle);
@@ -371,7 +383,6 @@ export async function decompress(
     });
     if (opts.room !== null && total > opts.room) throw new FileError('no_space', `archive needs ${total}`);
 
-    let written = 0;
     let streamed = 0;
     await each(handle, format, true, async (e, content) => {
       const target = [...rootParts, ...e.parts];
@@ -382,13 +393,11 @@ export async function decompress(
         return;
       }
       if (!content) return;
-      written += await writeEntry(jail, target, e, content, (n) => {
+      await writeEntry(jail, target, e, content, opts.account, (n) => {
         streamed += n;
-        if (opts.room !== null && streamed > opts.room) throw new FileError('no_space', 'archive grew');
         if (streamed > opts.maxBytes) throw ArchiveTooLarge.bytes(opts.maxBytes);
       });
     });
-    return written;
   } finally {
     await closeQuietly(handle);
   }
@@ -399,8 +408,9 @@ async function writeEntry(
   target: string[],
   e: ArchiveEntry,
   content: Content,
+  account: (deltaBytes: number) => Promise<void>,
   check: (bytes: number) => void,
-): Promise<number> {
+): Promise<void> {
   const dir = await jail.walk(target.slice(0, -1), true);
   const name = target.at(-1)!;
   try {
@@ -411,6 +421,7 @@ async function writeEntry(
     if (before) {
       try {
         await unlink(at(dir, name)); // replaced, never written through
+        await account(-before.size);
       } catch (err) {
         if (errnoOf(err) !== 'ENOENT') throw fromOs(err, name);
       }
@@ -443,7 +454,11 @@ async function writeEntry(
         }),
         new Writable({
           write(chunk: Buffer, _enc, cb) {
-            out.write(chunk).then(() => cb(), cb);
+            // Counted piece by piece as written, not summed at the end: a disk-usage walk meanwhile
+            // would have counted the pieces already on disk a second time.
+            account(chunk.length)
+              .then(() => out.write(chunk))
+              .then(() => cb(), cb);
           },
         }),
       );
@@ -451,7 +466,6 @@ async function writeEntry(
     } finally {
       await closeQuietly(out);
     }
-    return size - (before?.size ?? 0);
   } finally {
     await closeQuietly(dir);
   }

@@ -196,12 +196,17 @@ export class ServerFiles {
     limits: { maxBytes: number; maxEntries: number },
   ): Promise<void> {
     const jail = this.o.jail;
-    const written = await decompress(jail, jail.parts(root), jail.parts(file), {
+    await decompress(jail, jail.parts(root), jail.parts(file), {
       denylist: this.o.denylist(),
       room: await this.room(),
       ...limits,
+      // Counted as each piece is written (as SFTP's `reserve`), so a walk meanwhile and the
+      // account agree; a replaced file's bytes are freed when it is removed.
+      account: async (delta) => {
+        if (delta > 0) await this.reserve(delta);
+        else this.o.disk.adjust(delta);
+      },
     });
-    this.o.disk.adjust(written);
   }
 }
 
