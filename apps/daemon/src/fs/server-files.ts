@@ -30,9 +30,11 @@ export interface ServerFilesOptions {
 
 /**
  * The changes a user may make to a server's files, with their rules, for every way in (the HTTP
- * file routes and SFTP call the same methods): the egg's file denylist (protocol §8.8) for writes,
- * renames and copies; no setuid/setgid bits; the disk quota; the server's disk account kept up to
- * date. A missing source is `false`/`null` here; each protocol says what that means to its clients.
+ * file routes, uploads and SFTP call the same methods; the routes keep only their protocol): the
+ * egg's file denylist (protocol §8.8) for every file written (SFTP, `files/write`, uploads, copies
+ * and their names, archives and extracted entries) and both names of a rename; no setuid/setgid
+ * bits; the disk quota; the server's disk account kept up to date. A missing source is
+ * `false`/`null` here; each protocol says what that means to its clients.
  */
 export class ServerFiles {
   constructor(private readonly o: ServerFilesOptions) {}
@@ -258,7 +260,8 @@ export class StagedWrite {
       });
       this.disk.adjust(size - oldSize);
     } finally {
-      // With the adjustment above and no wait between: the bytes are never counted twice or not at all.
+      // Right after the adjustment, with no wait between: the bytes move from the staged count to
+      // the account at once. After a failure the temporary file is gone, and so is its count.
       this.disk.release(this.file.key);
     }
   }
