@@ -176,6 +176,8 @@ export class ServerFiles {
     const rootParts = this.o.jail.parts(root);
     const name = archiveName();
     const target = [...rootParts, name].join('/');
+    // A new file only: a second archive within the same second does not replace the first.
+    if (await this.o.jail.lstat(target)) throw new FileError('exists', target);
     const staged = await this.stage(target);
     try {
       await compress(this.o.jail, rootParts, list, 1, staged);

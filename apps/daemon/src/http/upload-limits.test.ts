@@ -170,4 +170,18 @@ describe('upload limits (streamed uploads)', () => {
     await waitUntil(async () => (await names('cut')).length === 1, 10_000, 'the temporary file removed');
     expect(await readFile(path.join(dir, 'cut/server.properties'), 'utf8')).toBe('motd=old');
   });
+
+  it('files/write: refused before the body is read → the connection ends with the answer', async () => {
+    await mkdir(path.join(dir, 'taken/dir'), { recursive: true });
+    const req = write('/taken/dir', 512 * KIB);
+    await req.writeBytes(64 * KIB);
+    const res = await req.end();
+    expect([res.status, JSON.parse(res.text)]).toEqual([
+      400,
+      { error: 'Cannot write file, name conflicts with an existing directory by the same name.' },
+    ]);
+    // Not kept alive waiting for the rest of a body nobody reads (it held the daemon's shutdown).
+    expect(res.headers.connection).toBe('close');
+    expect(await names('taken')).toEqual(['dir']);
+  });
 });
