@@ -144,6 +144,8 @@ describe('server startup page in Chromium', () => {
 
   it('a subuser without startup.update sees every variable read-only and sends nothing', async () => {
     const other = await newPage(browser);
+    // Playwright's clock: time runs as usual until the test moves it on past the save delay.
+    await other.clock.install();
     await signIn(other, panel.url, reader.username, reader.password);
     const puts = countVariablePuts(other);
     await other.goto(`${panel.url}/server/${game.identifier}`);
@@ -156,7 +158,13 @@ describe('server startup page in Chromium', () => {
     await expect(motd.getAttribute('readonly')).resolves.not.toBeNull();
     await motd.focus();
     await other.keyboard.type('xyz');
-    await other.waitForTimeout(800);
+    // Fake time well past the web app's 500 ms save delay (VARIABLE_SAVE_DELAY_MS) fires any save
+    // the typing scheduled, at once. A request the page makes afterwards is the acknowledgement:
+    // requests are reported in the order the page makes them, so a PUT would be counted by then.
+    await other.clock.runFor(5_000);
+    const acknowledged = other.waitForRequest((r) => r.url().endsWith('/api/client/account'));
+    await other.evaluate(() => fetch('/api/client/account').then((r) => r.status));
+    await acknowledged;
     await expect(motd.inputValue()).resolves.toBe(NEW_MOTD);
     expect(puts()).toBe(0);
     await expect(other.getByLabel('Image', { exact: true }).isDisabled()).resolves.toBe(true);
