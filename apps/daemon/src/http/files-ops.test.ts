@@ -15,13 +15,13 @@ import {
 } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tarStream from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyNames, splitExtension } from '../fs/copy.ts';
 import { TOKEN, fixtureServer, startStack, type Stack } from '../test-support/harness.ts';
 import { signToken } from '../test-support/jwt-sign.ts';
+import { tarEntries } from '../test-support/archives.ts';
 
 const NOT_FOUND = { error: 'The requested resources was not found on the system.' };
 const IS_DIR = { error: 'Cannot perform that action: file is a directory.' };
@@ -94,17 +94,6 @@ function zipOf(entries: { name: string; body: string }[]): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-async function tarNames(archive: Buffer): Promise<Map<string, string>> {
-  const extract = tarStream.extract();
-  Readable.from([zlib.gunzipSync(archive)]).pipe(extract);
-  const out = new Map<string, string>();
-  for await (const entry of extract) {
-    const chunks: Buffer[] = [];
-    for await (const c of entry as unknown as AsyncIterable<Buffer>) chunks.push(c);
-    out.set(entry.header.name, Buffer.concat(chunks).toString());
-  }
-  return out;
-}
 
 describe('file operation routes and signed URLs', () => {
   let stack: Stack;
@@ -380,7 +369,7 @@ describe('file operation routes and signed URLs', () => {
       expect(res.body.name).toMatch(/^archive-\d{4}-\d\d-\d\dT\d{6}Z\.tar\.gz$/);
       const archive = await readFile(file(`pk/${res.body.name}`));
       expect(res.body.size).toBe(archive.length);
-      const entries = await tarNames(archive);
+      const entries = await tarEntries(archive);
       expect([...entries.keys()].sort()).toEqual(['a.txt', 'sub/b.txt']);
       expect(entries.get('sub/b.txt')).toBe('bbb');
     });
@@ -388,7 +377,7 @@ describe('file operation routes and signed URLs', () => {
     it('never follows a listed link out of the root', async () => {
       const res = await call('POST', 'compress', { root: '/', files: ['link-out', 'secret-link'] });
       expect(res.status).toBe(200);
-      expect((await tarNames(await readFile(file(res.body.name)))).size).toBe(0);
+      expect((await tarEntries(await readFile(file(res.body.name)))).size).toBe(0);
       expect(await call('POST', 'compress', { root: '/link-out', files: ['secret'] })).toMatchObject({
         status: 404,
         body: NOT_FOUND,

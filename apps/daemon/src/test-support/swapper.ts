@@ -62,3 +62,26 @@ export function startSwapper(at: string, target: string, files: Record<string, s
     },
   };
 }
+
+/** How long a race test may take to meet both sides of a swap before it says it never did. */
+export const RACE_DEADLINE_MS = 60_000;
+
+/**
+ * Runs `round` at least `minRounds` times and then on until `met()` says the race was really met
+ * (the walk or read ran into the link at least once). A loaded machine only makes that take
+ * longer: the test fails only if it never happened within {@link RACE_DEADLINE_MS}, which means the
+ * race was not exercised at all, never because the machine was slow.
+ */
+export async function raceUntilMet(
+  round: (i: number) => Promise<void>,
+  met: () => boolean,
+  minRounds: number,
+): Promise<void> {
+  const deadline = Date.now() + RACE_DEADLINE_MS;
+  for (let i = 0; i < minRounds || !met(); i++) {
+    if (i >= minRounds && Date.now() > deadline) {
+      throw new Error(`the swap was never met in ${i} rounds: the race was not exercised`);
+    }
+    await round(i);
+  }
+}
