@@ -696,8 +696,10 @@ describe('file operation routes and signed URLs', () => {
       const id2 = randomUUID();
       full = await stack.createInstalled(id2, { settings: { build: build(id2, 1) } });
       await writeFile(path.join(stack.config.system.data, full, 'huge.bin'), Buffer.alloc(MIB + KIB));
-      // The load-time walk ran before these files existed; the next check walks again (interval 5 s).
-      await new Promise((r) => setTimeout(r, 5200));
+      // The load-time walk ran before these files existed (written behind the daemon's back): walk
+      // again now rather than waiting for the disk check interval.
+      expect(await stack.daemon.manager.get(q)!.disk.refresh()).toBeGreaterThanOrEqual(600 * KIB);
+      expect(await stack.daemon.manager.get(full)!.disk.refresh()).toBeGreaterThan(MIB);
     }, 30_000);
 
     it('copy that would not fit is refused and writes nothing', async () => {
