@@ -76,13 +76,22 @@ function setup(
   const stub = stubFetch(answers);
   let release: (() => void) | undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
+  let read: () => void = () => {};
+  const answerRead = new Promise<void>((resolve) => (read = resolve));
   let holding = options.hold;
   vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (holding && (init?.method ?? 'GET') === holding.method && url.endsWith(holding.urlEnd)) {
       holding = undefined;
       const answer = stub.fn(input, init);
-      return held.then(() => answer);
+      return held
+        .then(() => answer)
+        .then((response) => {
+          // Tells the test when the page has read the held answer's body.
+          const text = response.text.bind(response);
+          response.text = () => text().finally(read);
+          return response;
+        });
     }
     return stub.fn(input, init);
   });
@@ -105,7 +114,16 @@ function setup(
     permissions[0] === '*',
   );
   renderAt(<NetworkPage />);
-  return { stub, release: () => release?.() };
+  return { stub, release: () => release?.(), answerRead };
+}
+
+/**
+ * Once the page has read the held answer, what is left of its handling runs on promises only: a
+ * macrotask comes after all of them, so then the page has acted on the answer (or left it be).
+ */
+async function answerHandled(answerRead: Promise<void>): Promise<void> {
+  await answerRead;
+  await act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 }
 
 const row = (id: number) => screen.getByTestId(`allocation-${id}`);
@@ -148,7 +166,7 @@ describe('network page', () => {
   });
 
   it('shows a new primary at once and keeps it when the panel agrees', async () => {
-    const { stub, release } = setup(
+    const { stub, release, answerRead } = setup(
       ['*'],
       [listAnswer([GAME, VOICE]), itemAnswer({ ...VOICE, is_default: true })],
       { hold: { method: 'POST', urlEnd: '/primary' } },
@@ -162,7 +180,7 @@ describe('network page', () => {
     expect(useServerStore.getState().server?.allocations.find((a) => a.isDefault)?.id).toBe(12);
     release();
     await waitFor(() => expect(stub.calls).toHaveLength(2));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await answerHandled(answerRead);
     expect(primaryRows()).toEqual(['allocation-12']);
     expect(within(row(11)).getByRole('button', { name: /the primary allocation/ })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
