@@ -55,7 +55,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const routeMiss = registerErrorHandling(app);
   // Before any route: every client server route and application route must declare its access rule.
   registerRouteGuards(app, ctx.repositories.servers);
-  await registerSecurityHeaders(app, { https: config.appUrl.startsWith('https://') });
+  registerSecurityHeaders(app, { https: config.appUrl.startsWith('https://') });
   await app.register(fastifyCookie);
 
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, raw, done) => {

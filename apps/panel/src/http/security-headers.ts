@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
@@ -17,20 +16,37 @@ const ANALYTICS_BEACONS = [
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/u;
 
 /**
- * Headers on every answer (helmet): no framing, no MIME sniffing, origin-only referrers to other
- * sites, HSTS when the panel is served over https, and a policy that loads nothing, for API answers
- * and files. HTML pages replace that policy with `pagePolicy`.
+ * Headers on every answer: no framing, no MIME sniffing, origin-only referrers to other sites, no
+ * cross-origin embedding or opener, HSTS when the panel is served over https, and a policy that
+ * loads nothing, for API answers and files. HTML pages replace that policy with `pagePolicy`.
+ *
+ * The set is fixed, so it is built once and added with one call per answer. It is the set helmet's
+ * defaults give (with these directives); helmet itself ran a dozen middlewares per request and
+ * halved the API's throughput (docs/benchmarks.md).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }) {
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
-    },
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+export function securityHeaders(opts: { https: boolean }): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'DENY',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
     // The panel's own host only: its parent domain may serve other sites still on http.
-    strictTransportSecurity: opts.https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    ...(opts.https ? { 'strict-transport-security': 'max-age=31536000' } : {}),
+  };
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }): void {
+  const headers = securityHeaders(opts);
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 }
 
