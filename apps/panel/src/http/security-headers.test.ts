@@ -38,6 +38,14 @@ describe('security headers over http', () => {
   it('gives API answers a policy that loads nothing', async () => {
     const res = await new TestClient(panel.url).get('/api/client/account');
     expect(directives(res.headers.get('content-security-policy')).get('default-src')).toEqual(["'none'"]);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
+  it('gives pages their own browsing context group and no DNS prefetching', async () => {
+    const page = await new TestClient(panel.url).get('/auth/login');
+    expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(page.headers.get('origin-agent-cluster')).toBe('?1');
+    expect(page.headers.get('x-dns-prefetch-control')).toBe('off');
   });
 
   it('lets pages load only their own scripts plus the one inline script carrying this answer’s nonce', async () => {

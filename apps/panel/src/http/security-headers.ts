@@ -17,30 +17,33 @@ const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/u;
 
 /**
  * Headers on every answer: no framing, no MIME sniffing, origin-only referrers to other sites, no
- * cross-origin embedding or opener, HSTS when the panel is served over https, and a policy that
- * loads nothing, for API answers and files. HTML pages replace that policy with `pagePolicy`.
+ * cross-origin embedding, HSTS when the panel is served over https, and a policy that loads
+ * nothing, for API answers and files. HTML pages replace that policy with `pagePolicy` and add
+ * {@link DOCUMENT_HEADERS}.
  *
- * The set is fixed, so it is built once and added with one call per answer. It is the set helmet's
- * defaults give (with these directives); helmet itself ran a dozen middlewares per request and
- * halved the API's throughput (docs/benchmarks.md).
+ * The set is fixed, so it is built once and added with one call per answer. Each header costs every
+ * API answer (helmet's middlewares halved the API's throughput, and its full set cost the resources
+ * route a fifth more): headers that only matter for a document a browser renders are sent with the
+ * page alone (docs/benchmarks.md).
  */
 export function securityHeaders(opts: { https: boolean }): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
-    'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
-    'origin-agent-cluster': '?1',
     'referrer-policy': 'strict-origin-when-cross-origin',
     'x-content-type-options': 'nosniff',
-    'x-dns-prefetch-control': 'off',
-    'x-download-options': 'noopen',
     'x-frame-options': 'DENY',
-    'x-permitted-cross-domain-policies': 'none',
-    'x-xss-protection': '0',
     // The panel's own host only: its parent domain may serve other sites still on http.
     ...(opts.https ? { 'strict-transport-security': 'max-age=31536000' } : {}),
   };
 }
+
+/** What only a rendered page needs: its own browsing context group and process, no DNS prefetch. */
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
+  'cross-origin-opener-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'x-dns-prefetch-control': 'off',
+};
 
 export function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }): void {
   const headers = securityHeaders(opts);

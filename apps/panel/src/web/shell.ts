@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { twoFactorRequiredFor } from '../http/api-auth.ts';
 import type { RouteMiss } from '../http/error-handler.ts';
 import { errors } from '../http/errors.ts';
-import { daemonOrigins, newNonce, pagePolicy } from '../http/security-headers.ts';
+import { DOCUMENT_HEADERS, daemonOrigins, newNonce, pagePolicy } from '../http/security-headers.ts';
 import { ensureSession } from '../http/session.ts';
 import { userBootstrap } from '../modules/users/users.presenter.ts';
 
@@ -111,6 +111,7 @@ export async function webRoutes(
       reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-store')
+        .headers(DOCUMENT_HEADERS)
         .header('content-security-policy', policy)
         // A function, not a string: `$'`, `$&`… in a name are replacement patterns in a string.
         .send(loadTemplate().replace(PLACEHOLDER, () => head))
