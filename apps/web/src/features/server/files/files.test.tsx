@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { toServer } from '../../../api/servers.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
 import { FilesPage } from './FilesPage.tsx';
 import { useFileSelection } from './selection.ts';
 import { browser } from './useFileActions.ts';
+import { setTestServer } from '../../../test/server.ts';
 
 afterEach(() => {
   cleanup();
@@ -62,19 +62,7 @@ function setup(permissions: string[], answers: Answer[], hold?: { match: string;
     return stub.fn(input, init);
   };
   vi.stubGlobal('fetch', fn);
-  useServerStore.getState().setServer(
-    toServer({
-      identifier: 'abcd1234',
-      internal_id: 7,
-      uuid: 'abcd1234-0000-4000-8000-000000000001',
-      name: 'Survival',
-      description: '',
-      node: 'Local',
-      status: null,
-    }),
-    permissions,
-    permissions[0] === '*',
-  );
+  setTestServer(permissions);
   const view = renderAt(<FilesPage />, { path: '/server/abcd1234/files' });
   return { ...view, calls: stub.calls };
 }

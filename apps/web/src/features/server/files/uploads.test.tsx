@@ -2,12 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { toServer } from '../../../api/servers.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
 import { FilesPage } from './FilesPage.tsx';
 import { useFileSelection } from './selection.ts';
+import { setTestServer } from '../../../test/server.ts';
 
 // The upload flow of the file manager against a real HTTP endpoint in the daemon's place: the
 // browser's XMLHttpRequest really sends each multipart body, and the endpoint answers as the
@@ -108,19 +108,7 @@ function openFiles(target: FakeDaemon) {
       : { object: 'list', data: [] };
     return Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
   });
-  useServerStore.getState().setServer(
-    toServer({
-      identifier: 'abcd1234',
-      internal_id: 7,
-      uuid: 'abcd1234-0000-4000-8000-000000000001',
-      name: 'Survival',
-      description: '',
-      node: 'Local',
-      status: null,
-    }),
-    ['*'],
-    true,
-  );
+  setTestServer(['*']);
   renderAt(<FilesPage />, { path: '/server/abcd1234/files' });
   const lists = () => panelCalls.filter((p) => p.endsWith('/files/list')).length;
   return { panelCalls, lists };

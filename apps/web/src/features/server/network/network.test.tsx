@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { toServer } from '../../../api/servers.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
 import { NetworkPage } from './NetworkPage.tsx';
 import { NOTES_SAVE_DELAY_MS } from './useAllocationNotes.ts';
+import { setTestServer } from '../../../test/server.ts';
 
 interface WireAllocation {
   id: number;
@@ -95,24 +95,14 @@ function setup(
     }
     return stub.fn(input, init);
   });
-  useServerStore.getState().setServer(
-    toServer({
-      identifier: 'abcd1234',
-      internal_id: 7,
-      uuid: 'abcd1234-0000-4000-8000-000000000001',
-      name: 'Survival',
-      description: null,
-      node: 'Local',
-      status: null,
-      feature_limits: {
-        databases: 0,
-        backups: 0,
-        allocations: (options.limit === undefined ? 3 : options.limit) as number,
-      },
-    }),
-    permissions,
-    permissions[0] === '*',
-  );
+  setTestServer(permissions, {
+    description: null,
+    feature_limits: {
+      databases: 0,
+      backups: 0,
+      allocations: (options.limit === undefined ? 3 : options.limit) as number,
+    },
+  });
   renderAt(<NetworkPage />);
   return { stub, release: () => release?.(), answerRead };
 }

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { toServer } from '../../../api/servers.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 import { sftpAddress } from './SftpDetails.tsx';
+import { setTestServer } from '../../../test/server.ts';
 
 afterEach(() => {
   // Unmount before the store empties: the page reads the server it was rendered for.
@@ -30,20 +30,10 @@ function setup(permissions: string[], answers: { status: number; body?: unknown 
       updatedAt: null,
     },
   });
-  useServerStore.getState().setServer(
-    toServer({
-      identifier: 'abcd1234',
-      internal_id: 7,
-      uuid: 'abcd1234-0000-4000-8000-000000000001',
-      name: 'Survival',
-      description: 'Main world',
-      node: 'Local',
-      status: null,
-      sftp_details: { ip: '203.0.113.5', port: 2022 },
-    }),
-    permissions,
-    permissions[0] === '*',
-  );
+  setTestServer(permissions, {
+    description: 'Main world',
+    sftp_details: { ip: '203.0.113.5', port: 2022 },
+  });
   renderAt(<SettingsPage />);
   return stub;
 }

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { toServer } from '../../../api/servers.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
@@ -8,6 +7,7 @@ import { dockerImageRules } from './dockerImageRules.ts';
 import { StartupPage } from './StartupPage.tsx';
 import { VARIABLE_SAVE_DELAY_MS } from './useVariableEditor.ts';
 import { variableInputKind } from './variableInput.ts';
+import { setTestServer } from '../../../test/server.ts';
 
 const JAVA_17 = 'ghcr.io/talon/java:17';
 const JAVA_21 = 'ghcr.io/talon/java:21';
@@ -89,21 +89,11 @@ afterEach(() => {
 function setup(permissions: string[], answers: { status: number; body?: unknown }[], dockerImage = JAVA_17) {
   const stub = stubFetch(answers);
   vi.stubGlobal('fetch', stub.fn);
-  useServerStore.getState().setServer(
-    toServer({
-      identifier: 'abcd1234',
-      internal_id: 7,
-      uuid: 'abcd1234-0000-4000-8000-000000000001',
-      name: 'Survival',
-      description: null,
-      node: 'Local',
-      status: null,
-      docker_image: dockerImage,
-      invocation: command('10', 'hi'),
-    }),
-    permissions,
-    permissions[0] === '*',
-  );
+  setTestServer(permissions, {
+    description: null,
+    docker_image: dockerImage,
+    invocation: command('10', 'hi'),
+  });
   const view = renderAt(<StartupPage />);
   return { stub, ...view };
 }

@@ -3,11 +3,11 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { EditorView } from '@codemirror/view';
-import { toServer } from '../../../../api/servers.ts';
 import { useGlobalStore } from '../../../../app/store.ts';
 import { stubFetch } from '../../../../test/render.tsx';
 import { useServerStore } from '../../store.ts';
 import { FileEditorPage } from './FileEditorPage.tsx';
+import { setTestServer } from '../../../../test/server.ts';
 
 // jsdom lays nothing out; CodeMirror measures text ranges, so give ranges empty boxes.
 beforeAll(() => {
@@ -46,19 +46,7 @@ function setup(url: string, permissions: string[], answers: Answer[]) {
     raw.push(typeof init?.body === 'string' ? init.body : undefined);
     return stub.fn(input, { ...init, body: undefined });
   });
-  useServerStore.getState().setServer(
-    toServer({
-      identifier: 'abcd1234',
-      internal_id: 7,
-      uuid: 'abcd1234-0000-4000-8000-000000000001',
-      name: 'Survival',
-      description: '',
-      node: 'Local',
-      status: null,
-    }),
-    permissions,
-    permissions[0] === '*',
-  );
+  setTestServer(permissions);
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
