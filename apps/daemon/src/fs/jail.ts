@@ -71,21 +71,15 @@ export class Jail {
         await closeQuietly(dir);
       }
     }
-    let dir: FileHandle;
-    try {
-      dir = await this.walk(parts.slice(0, -1), false);
-    } catch (err) {
-      if (err instanceof FileError && err.kind === 'not_found') return null;
-      throw err;
-    }
-    try {
-      return await lstat(at(dir, parts.at(-1)!));
-    } catch (err) {
-      if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return null;
-      throw fromOs(err, userPath);
-    } finally {
-      await closeQuietly(dir);
-    }
+    const found = await this.inExistingParent(userPath, async (dir, name) => {
+      try {
+        return await lstat(at(dir, name));
+      } catch (err) {
+        if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return null;
+        throw fromOs(err, userPath);
+      }
+    });
+    return found ?? null;
   }
 
   /**
