@@ -1,53 +1,18 @@
 import { existsSync } from 'node:fs';
-import {
-  link,
-  lstat,
-  mkdir,
-  mkdtemp,
-  readFile,
-  readlink,
-  rm,
-  stat,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import os from 'node:os';
+import { link, lstat, mkdir, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FileError } from './errors.ts';
 import { Jail } from './jail.ts';
+import { kindOf, useJailWorld } from '../test-support/jail-world.ts';
 
 // The jail operations used by SFTP: openWrite, mkdirAll, remove, removeTree, rename, chmod,
 // symlink, readlink. Each is tried against escapes through `..`, absolute and relative symlinks.
 
-let base: string;
 let root: string;
 let outside: string;
 let jail: Jail;
-
-beforeEach(async () => {
-  base = await mkdtemp(path.join(os.tmpdir(), 'talon-jailops-'));
-  root = path.join(base, 'server');
-  outside = await mkdtemp(path.join(os.tmpdir(), 'talon-outside-'));
-  await mkdir(root);
-  await writeFile(path.join(outside, 'secret'), 'OUTSIDE SECRET');
-  jail = new Jail(root);
-});
-
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
-});
-
-async function kindOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof FileError) return err.kind;
-    throw err;
-  }
-  return 'ok';
-}
+useJailWorld('talon-jailops-', (w) => ({ root, outside, jail } = w));
 
 describe('openWrite', () => {
   it('creates parents and a 0644 file, truncates an existing one, and writes at offsets', async () => {

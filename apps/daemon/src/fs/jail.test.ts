@@ -1,42 +1,18 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RACE_DEADLINE_MS, raceUntilMet, startSwapper } from '../test-support/swapper.ts';
 import { FileError } from './errors.ts';
 import { Jail } from './jail.ts';
 import { cleanPath } from './paths.ts';
+import { kindOf, useJailWorld } from '../test-support/jail-world.ts';
 
-let base: string;
 let root: string;
 let outside: string;
 let jail: Jail;
-
-beforeEach(async () => {
-  base = await mkdtemp(path.join(os.tmpdir(), 'talon-jail-'));
-  root = path.join(base, 'server');
-  outside = await mkdtemp(path.join(os.tmpdir(), 'talon-outside-'));
-  await mkdir(root);
-  await writeFile(path.join(outside, 'secret'), 'OUTSIDE SECRET');
-  jail = new Jail(root);
-});
-
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
-});
-
-async function kindOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof FileError) return err.kind;
-    throw err;
-  }
-  return 'ok';
-}
+useJailWorld('talon-jail-', (w) => ({ root, outside, jail } = w));
 
 async function readText(userPath: string): Promise<string> {
   const { handle } = await jail.openRead(userPath);
