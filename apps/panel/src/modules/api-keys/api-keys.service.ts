@@ -1,5 +1,5 @@
 import type { ApiKey, User } from '../../db/types.ts';
-import { errors, fieldError } from '../../http/errors.ts';
+import { errors, ValidationFailed } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { randomAlnum, safeEqual, sha256Hex } from '../../lib/crypto.ts';
 import { isValidAllowEntry } from '../../lib/ip.ts';
@@ -59,10 +59,13 @@ export class ApiKeysService {
       'allowed_ips.*': 'string',
     });
     const ips = body.allowed_ips ?? [];
-    ips.forEach((ip, i) => {
-      if (!isValidAllowEntry(ip))
-        throw fieldError(`allowed_ips.${i}`, `"${ip}" is not a valid IP address or CIDR range.`);
-    });
+    // Every bad entry is reported, each under its own index, so a client can mark them all at once.
+    const invalid = ips.flatMap((ip, i) =>
+      isValidAllowEntry(ip)
+        ? []
+        : [{ field: `allowed_ips.${i}`, rule: '', detail: `"${ip}" is not a valid IP address or CIDR range.` }],
+    );
+    if (invalid.length > 0) throw new ValidationFailed(invalid);
     if (keyType === KEY_TYPE.client && (await this.keys.countForUser(user.id, keyType)) >= MAX_CLIENT_KEYS) {
       throw errors.display('You have reached the account limit for number of API keys.');
     }

@@ -79,6 +79,24 @@ describe('POST /api/client/account/api-keys', () => {
     expect(res.body.attributes.allowed_ips).toEqual([]);
   });
 
+  it('reports every invalid allowed_ips entry, each with its index, and stores no key', async () => {
+    const user = await panel.createUser();
+    const client = await panel.signedIn(user);
+    const res = await createKey(client, {
+      description: 'x',
+      allowed_ips: ['10.0.0.1', 'nope', '192.168.0.0/16', '10.0.0.0/33', '::1', '1.2.3.4.5'],
+    });
+    expect(res.status).toBe(422);
+    const entry = (index: number, value: string) => ({
+      code: 'ValidationException',
+      status: '422',
+      detail: `"${value}" is not a valid IP address or CIDR range.`,
+      meta: { source_field: `allowed_ips.${index}`, rule: '' },
+    });
+    expect(res.body.errors).toEqual([entry(1, 'nope'), entry(3, '10.0.0.0/33'), entry(5, '1.2.3.4.5')]);
+    expect((await client.get('/api/client/account/api-keys')).body.data).toEqual([]);
+  });
+
   it('validates description and allowed_ips (422)', async () => {
     const client = await panel.signedIn(await panel.createUser());
     const missing = await createKey(client, { description: '  ' });
