@@ -191,7 +191,9 @@ export class WsConnection {
         return;
       }
       case WS_INBOUND.sendLogs: {
-        if (!this.server.running) return;
+        // Unlike Wings (which reads Docker's log of a running container only), the history ring
+        // outlives the process: a stopped server's last output stays readable after a page reload.
+        // It is cleared when the server starts again.
         for (const line of this.server.history.last(this.deps.config.system.websocket_log_count)) {
           this.send(WS_OUTBOUND.consoleOutput, [line]);
         }

@@ -109,6 +109,23 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     );
   });
 
+  it('send logs replays the last output of a stopped server too (its console is not empty after a reload)', async () => {
+    const admin = await stack.ws(other);
+    admin.send('auth', stack.token(other));
+    await admin.waitFor((m) => m.event === 'auth success');
+    admin.send('set state', 'start');
+    await admin.waitFor((m) => m.event === 'console output' && m.args![0]!.startsWith('Done ('), 30_000);
+    admin.send('set state', 'kill');
+    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000);
+
+    // A fresh connection, as after a page reload, to the now offline server.
+    const reloaded = await stack.ws(other);
+    reloaded.send('auth', stack.token(other));
+    await reloaded.waitFor((m) => m.event === 'auth success');
+    reloaded.send('send logs');
+    await reloaded.waitFor((m) => m.event === 'console output' && m.args![0]!.startsWith('Done ('), 5000);
+  });
+
   it('hides real error texts without admin.websocket.errors', async () => {
     await stack.api('POST', `/api/servers/${other}/power`, { action: 'start' });
     const ws = await stack.ws(other);
