@@ -1,5 +1,5 @@
 import { ADMIN_SOCKET_PERMISSIONS, can, WILDCARD } from '@talon/shared';
-import type { Node, Server, User } from '../../db/types.ts';
+import type { Node, Server, Subuser, User } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import type { ServersRepository } from './servers.repository.ts';
 
@@ -40,8 +40,18 @@ export async function resolveServerAccess(
   const server = await repo.findByIdentifier(identifier);
   if (!server) throw errors.notFound();
   const isOwner = server.owner_id === user.id;
+  if (isOwner || user.root_admin === 1) return listedServerAccess(user, server, undefined);
+  return listedServerAccess(user, server, await repo.findSubuser(server.id, user.id));
+}
+
+/**
+ * The access of a server already found in the caller's list: the same grants as
+ * {@link resolveServerAccess} decides, from the caller's subuser row of it fetched with the page's.
+ */
+export function listedServerAccess(user: User, server: Server, subuser: Subuser | undefined): ServerAccess {
+  const isOwner = server.owner_id === user.id;
   if (isOwner || user.root_admin === 1) return { server, user, isOwner, permissions: [WILDCARD] };
-  const subuser = await repo.findSubuser(server.id, user.id);
+  // The list only holds servers the caller owns, is a subuser of, or (root admins) any server.
   if (!subuser) throw errors.notFound('The requested resource does not exist on this server.');
   return { server, user, isOwner, permissions: JSON.parse(subuser.permissions) as string[] };
 }

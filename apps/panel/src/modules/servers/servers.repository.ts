@@ -139,22 +139,41 @@ export class ServersRepository {
       .selectAll()
       .where('id', 'in', unique(nodes.map((n) => n.location_id)))
       .execute();
+    // Maps keep the assembly linear in the page size; the groups keep the queries' id order.
+    const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((r) => [r.id, r]));
+    const nodeById = byId(nodes);
+    const eggById = byId(eggs);
+    const locationById = byId(locations);
+    const allocationsOf = groupBy(allocations, (a) => a.server_id);
+    const variablesOf = groupBy(variables, (v) => v.of_server);
     return servers.map((server) => {
-      const node = nodes.find((n) => n.id === server.node_id);
-      const egg = eggs.find((e) => e.id === server.egg_id);
-      const location = node && locations.find((l) => l.id === node.location_id);
+      const node = nodeById.get(server.node_id);
+      const egg = eggById.get(server.egg_id);
+      const location = node && locationById.get(node.location_id);
       if (!node || !egg || !location) throw new Error(`server ${server.id} has a dangling reference`);
       return {
         server,
         node,
         location,
         egg,
-        allocations: allocations.filter((a) => a.server_id === server.id),
-        variables: variables
-          .filter((v) => v.of_server === server.id)
-          .map(({ of_server: _, variable_value, ...variable }) => ({ variable, value: variable_value })),
+        allocations: allocationsOf.get(server.id) ?? [],
+        variables: (variablesOf.get(server.id) ?? []).map(({ of_server: _, variable_value, ...variable }) => ({
+          variable,
+          value: variable_value,
+        })),
       };
     });
+  }
+
+  /** One user's subuser rows on a page of servers. */
+  subusersOfUser(serverIds: number[], userId: number): Promise<Subuser[]> {
+    if (serverIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('subusers')
+      .selectAll()
+      .where('server_id', 'in', serverIds)
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   /** The subusers of a page of servers, in id order. */
@@ -400,6 +419,18 @@ export class ServersRepository {
       await trx.deleteFrom('servers').where('id', '=', id).execute();
     });
   }
+}
+
+/** Rows by key, each group in the rows' order (`Map.groupBy` needs Node 21). */
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
 }
 
 /** Another request took an allocation between choosing and assigning it. */

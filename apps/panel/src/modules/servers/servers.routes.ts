@@ -5,7 +5,7 @@ import { item, pageRequest, paginated, requestUrl } from '../../http/envelope.ts
 import { HttpError } from '../../http/errors.ts';
 import { filters } from '../../http/query.ts';
 import { permittedAccess, serverAccess, serverRoute } from '../../http/server-guard.ts';
-import { resolveServerAccess } from './server-access.ts';
+import { clientServerPage } from './server-list.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
 import { powerPermission } from './servers.service.ts';
@@ -35,16 +35,11 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
     const url = requestUrl(req);
     if ((type === 'admin' || type === 'admin-all') && !admin)
       return paginated('server', [], 0, page, url, true);
-    const { rows, total } = await repositories.servers.list(scope, {
+    const { data, total } = await clientServerPage(repositories.servers, user, scope, {
       search: filter['*']?.join(','),
       offset: (page.page - 1) * page.perPage,
       limit: page.perPage,
     });
-    const data = [];
-    for (const server of rows) {
-      const grants = await resolveServerAccess(repositories.servers, user, server.uuid);
-      data.push(clientServerAttributes(await repositories.servers.bundle(server), grants));
-    }
     return paginated('server', data, total, page, url, true);
   });
 
