@@ -160,7 +160,30 @@ describe('a server from create to stop, through the panel and a real daemon', ()
 
     const stopped = await client.post(`/api/client/servers/${id}/command`, { command: 'say nobody' });
     expect(stopped.status).toBe(502);
-    expect(firstError(stopped).code).toBe('DaemonConnectionException');
+    expect(firstError(stopped)).toEqual({
+      code: 'HttpException',
+      status: '502',
+      detail: 'Server must be online in order to send commands.',
+    });
+  });
+
+  it('answers a command to a server that was never started with 502 "Server must be online" (reference)', async () => {
+    const { identifier } = await installedServer('Never started');
+    const res = await client.post(`/api/client/servers/${identifier}/command`, { command: 'say hello' });
+    expect(res.status, res.text).toBe(502);
+    expect(res.body).toEqual({
+      errors: [
+        { code: 'HttpException', status: '502', detail: 'Server must be online in order to send commands.' },
+      ],
+    });
+    // Nothing reached the console, so nothing is recorded as sent.
+    const sent = await panel.ctx.db.db
+      .selectFrom('activity_logs')
+      .select('event')
+      .where('event', '=', 'server:console.command')
+      .where('properties', 'like', '%say hello%')
+      .execute();
+    expect(sent).toEqual([]);
   });
 
   it('refuses power and console while suspended (409), and works again after unsuspending', async () => {

@@ -74,7 +74,16 @@ export class ServersService {
 
   async command(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
     const { command } = check<{ command: string }>(body, { command: 'required|string|min:1' });
-    await this.daemonClient.commands(access.node, access.server.uuid, [command]);
+    try {
+      await this.daemonClient.commands(access.node, access.server.uuid, [command]);
+    } catch (e) {
+      // The daemon answers 502 for a server that is not running (Wings protocol): clients of the
+      // original expect this message, not the generic daemon error (reference, POST …/command).
+      if (e instanceof HttpError && e.status === 502 && e.code === 'DaemonConnectionException') {
+        throw new HttpError(502, 'HttpException', 'Server must be online in order to send commands.');
+      }
+      throw e;
+    }
     await this.activity.log('server:console.command', actor, [{ type: 'server', id: access.server.id }], {
       command,
     });
