@@ -65,6 +65,8 @@ export class DaemonClient {
     http: new http.Agent({ keepAlive: true }),
     https: new https.Agent({ keepAlive: true }),
   };
+  /** HTTP requests sent to daemons so far (tests count them to see calls being shared). */
+  requestsSent = 0;
   /** Decrypted node tokens, by node id and encrypted value (a reset token changes the value). */
   private readonly tokens = new Map<number, { sealed: string; plain: string }>();
 
@@ -88,6 +90,7 @@ export class DaemonClient {
   ) {
     const url = new URL(path, nodeUrl(node));
     const secure = url.protocol === 'https:';
+    this.requestsSent += 1;
     return new Promise<DaemonResponse>((resolve, reject) => {
       const req = (secure ? https : http).request(
         url,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config/config.ts';
 import { DaemonClient, nodeUrl, type PowerAction } from '../../daemon-client/daemon-client.ts';
+import { ServerStateCache } from '../../daemon-client/server-state-cache.ts';
 import { HttpError } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
@@ -12,11 +13,16 @@ const SOCKET_TOKEN_SECONDS = 10 * 60;
 
 /** What users do with one server through the client API: details, console token, stats, power. */
 export class ServersService {
+  /** What the daemons report of servers, shared between concurrent and close resource requests. */
+  readonly states: ServerStateCache;
+
   constructor(
     readonly daemonClient: DaemonClient,
     private readonly activity: ActivityService,
     private readonly config: Config,
-  ) {}
+  ) {
+    this.states = new ServerStateCache(daemonClient);
+  }
 
   /**
    * Credentials for the console websocket (reference §3.4): a 10-minute HS256 JWT. The route's guard
@@ -51,7 +57,7 @@ export class ServersService {
   async resources({ node, server }: PermittedServerAccess) {
     let state;
     try {
-      state = await this.daemonClient.server(node, server.uuid);
+      state = await this.states.get(node, server.uuid);
     } catch (e) {
       // Every daemon failure of this endpoint answers 504, as the reference does.
       if (e instanceof HttpError) throw new HttpError(504, e.code, e.detail);
@@ -95,6 +101,8 @@ export class ServersService {
       signal: 'required|string|in:start,stop,restart,kill',
     });
     await this.daemonClient.power(access.node, access.server.uuid, signal);
+    // The dashboard should show the server starting or stopping now, not a second later.
+    this.states.forget(access.node, access.server.uuid);
     await this.activity.log(`server:power.${signal}`, actor, [{ type: 'server', id: access.server.id }]);
   }
 }
