@@ -49,6 +49,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     ) as FastifyBaseLogger,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     bodyLimit: 10 * 1024 * 1024,
+    // `/api/client/` answers as `/api/client`, as in the original: clients rely on it (nodeactyl's
+    // getServerPage asks for `api/client/?page=N`).
+    routerOptions: { ignoreTrailingSlash: true },
     ...serverLimits,
   });
 

@@ -36,7 +36,9 @@ export function registerErrorHandling(app: FastifyInstance): RouteMiss {
 
   const miss: RouteMiss = (method, url) => {
     const pathname = url.split('?')[0] ?? '/';
-    const allowed = [...new Set(patterns.filter((p) => p.re.test(pathname)).map((p) => p.method))];
+    // Routes answer with or without a trailing slash (app.ts), so a 405 does too.
+    const route = pathname.length > 1 ? pathname.replace(/\/$/u, '') : pathname;
+    const allowed = [...new Set(patterns.filter((p) => p.re.test(route)).map((p) => p.method))];
     if (allowed.length > 0) {
       return new HttpError(
         405,
