@@ -30,10 +30,14 @@ export function CheckpointPage() {
   const [recovery, setRecovery] = useState(false);
   const { register, handleSubmit, formState, reset, clearErrors } = useForm<Values>({
     resolver: zodResolver(recovery ? recoveryMode : codeMode),
-    mode: 'onTouched',
+    // No check on blur: leaving the empty field for "I Have My Device"/"Lost Device" would show an
+    // error above the button between press and release, moving it from under the pointer so that
+    // the first click was lost (issue 11). Errors appear on submit, then follow the typing.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
     defaultValues: { code: '', recovery: '' },
   });
-  const { errors, touchedFields, isSubmitted, isSubmitting } = formState;
+  const { errors, isSubmitted, isSubmitting } = formState;
 
   if (!token) return <Navigate to="/auth/login" replace />;
 
@@ -67,7 +71,7 @@ export function CheckpointPage() {
             autoComplete="off"
             autoFocus
             error={errors.recovery?.message}
-            touched={touchedFields.recovery || isSubmitted}
+            touched={isSubmitted}
             {...register('recovery')}
           />
         ) : (
@@ -79,7 +83,7 @@ export function CheckpointPage() {
             autoComplete="one-time-code"
             autoFocus
             error={errors.code?.message}
-            touched={touchedFields.code || isSubmitted}
+            touched={isSubmitted}
             {...register('code')}
           />
         )}

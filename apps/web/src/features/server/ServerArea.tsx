@@ -99,7 +99,13 @@ export function ServerArea() {
   return (
     <div className="flex flex-1 flex-col">
       <div className="border-b border-zinc-800 bg-zinc-900/60">
-        <div className="mx-auto flex w-full max-w-[1200px] items-center gap-2 overflow-x-auto px-4 sm:px-6">
+        {/* Tabs wrap onto a second line on narrow screens rather than scroll: every page stays in
+            sight (issue 11), and DOM order remains the keyboard order. */}
+        <nav
+          aria-label={t('tabs_label')}
+          data-testid="server-tabs"
+          className="mx-auto flex w-full max-w-[1200px] flex-wrap items-center gap-x-1 px-2 sm:gap-x-2 sm:px-6"
+        >
           {TABS.filter((tab) => gateFor(tab.path, permissions) === 'allowed').map((tab) => (
             <NavLink
               key={tab.path}
@@ -123,7 +129,7 @@ export function ServerArea() {
               {t('admin_view')} ↗
             </a>
           )}
-        </div>
+        </nav>
       </div>
       <div className="mx-auto w-full max-w-[1200px] px-4 py-6 sm:px-6">
         <ServerErrorBoundary key={rest} message={t('render_crash')}>
