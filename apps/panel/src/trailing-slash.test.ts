@@ -88,4 +88,18 @@ describe('a trailing slash on API routes', () => {
     expect(unknown.status).toBe(404);
     expect(firstError(unknown).code).toBe('NotFoundHttpException');
   });
+
+  it('keeps the two-factor set-up routes exempt, and the others blocked, with the slash', async () => {
+    const required = await startTestPanel({ APP_2FA_REQUIRED: '2' });
+    try {
+      const client = await required.signedIn(await required.createUser());
+      expect((await client.get('/api/client/account/')).status).toBe(200);
+      expect((await client.get('/api/client/account/two-factor/')).status).toBe(200);
+      const blocked = await client.get('/api/client/permissions/');
+      expect(blocked.status).toBe(400);
+      expect(firstError(blocked).code).toBe('TwoFactorAuthRequiredException');
+    } finally {
+      await required.close();
+    }
+  });
 });

@@ -56,7 +56,8 @@ export function apiAuthentication(
     }
     const { user: actorUser, apiKey } = req.actor;
 
-    const route = `${req.method} ${req.url.split('?')[0]}`;
+    // Without a trailing slash: routes answer either spelling (app.ts), and so do the exemptions.
+    const route = `${req.method} ${(req.url.split('?')[0] ?? '').replace(/(?<=.)\/$/u, '')}`;
     if (
       !TWO_FACTOR_EXEMPT.has(route) &&
       twoFactorRequiredFor(actorUser, deps.twoFactorLevel.peek() ?? (await deps.twoFactorLevel()))
