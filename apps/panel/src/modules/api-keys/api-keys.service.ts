@@ -63,7 +63,13 @@ export class ApiKeysService {
     const invalid = ips.flatMap((ip, i) =>
       isValidAllowEntry(ip)
         ? []
-        : [{ field: `allowed_ips.${i}`, rule: '', detail: `"${ip}" is not a valid IP address or CIDR range.` }],
+        : [
+            {
+              field: `allowed_ips.${i}`,
+              rule: '',
+              detail: `"${ip}" is not a valid IP address or CIDR range.`,
+            },
+          ],
     );
     if (invalid.length > 0) throw new ValidationFailed(invalid);
     if (keyType === KEY_TYPE.client && (await this.keys.countForUser(user.id, keyType)) >= MAX_CLIENT_KEYS) {
