@@ -228,26 +228,50 @@ export class ServersRepository {
   }
 
   /**
-   * `filter[*]`: an address (`1.2.3.4`, `1.2.3.4:25565`, `:25565`) matches through allocations;
-   * anything else matches the uuid (exact or prefix), short id, external id or part of the name.
+   * `filter[*]`: what a server card shows, or its ids. An address matches through the server's
+   * allocations by what the card prints, the alias when set (the local node's is `localhost`) or
+   * else the IP, and by the IP too: `host`, `host:port`, `:port` (a port prefix) or a bare port.
+   * Any term also matches the uuid (exact or prefix), short id, external id or part of the name.
    */
   private search(eb: ExpressionBuilder<Database, 'servers'>, term: string): Expression<SqlBool> {
-    const address = /^(\d{1,3}(?:\.\d{1,3}){3})?(?::(\d{1,5}))?$/u.exec(term);
-    if (address && (address[1] || address[2])) {
-      const [, ip, port] = address;
-      let sub = this.db.selectFrom('allocations').select('server_id').where('server_id', 'is not', null);
-      if (ip) sub = sub.where('ip', '=', ip);
-      if (port) sub = sub.where((a) => a(a.cast('port', 'varchar(5)'), 'like', `${port}%`));
-      return eb('servers.id', 'in', sub);
-    }
     const escaped = term.replace(/[\\%_]/gu, (c) => `\\${c}`);
-    return eb.or([
+    const byText = [
       eb('servers.uuid', '=', term),
       eb('servers.uuid', 'like', `${escaped}%`),
       eb('servers.uuid_short', '=', term),
       eb('servers.external_id', '=', term),
       eb(eb.fn('lower', ['servers.name']), 'like', `%${escaped.toLowerCase()}%`),
-    ]);
+    ];
+    const address = this.addressTerm(term);
+    if (!address) return eb.or(byText);
+    const { host, port, portPrefix } = address;
+    let sub = this.db.selectFrom('allocations').select('server_id').where('server_id', 'is not', null);
+    if (host !== null) {
+      // Aliases are host names: compared without case, as a resolver would.
+      sub = sub.where((a) =>
+        a.or([a('ip', '=', host), a(a.fn('lower', ['ip_alias']), '=', host.toLowerCase())]),
+      );
+    }
+    if (port !== null) {
+      sub = portPrefix
+        ? sub.where((a) => a(a.cast('port', 'varchar(5)'), 'like', `${port}%`))
+        : sub.where('port', '=', Number(port));
+    }
+    return eb.or([...byText, eb('servers.id', 'in', sub)]);
+  }
+
+  /**
+   * A term read as an address: `host:port` and `:port` (the port as typed so far, a prefix), a
+   * bare number (a whole port), or one word that could be a host name or IPv4 address.
+   */
+  private addressTerm(
+    term: string,
+  ): { host: string | null; port: string | null; portPrefix: boolean } | null {
+    const withPort = /^([^\s:]*):(\d{1,5})$/u.exec(term);
+    if (withPort) return { host: withPort[1] || null, port: withPort[2]!, portPrefix: true };
+    if (/^\d{1,5}$/u.test(term)) return { host: null, port: term, portPrefix: false };
+    if (/^[\w.-]+$/u.test(term)) return { host: term, port: null, portPrefix: false };
+    return null;
   }
 
   async listForNode(nodeId: number, offset: number, limit: number) {
