@@ -1,6 +1,7 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ServerSocket } from './socket.ts';
+import { useServerStore } from './store.ts';
 
 /** How many earlier commands the arrow keys can recall. */
 export const HISTORY_SIZE = 32;
@@ -19,6 +20,11 @@ export function CommandInput({
 }) {
   const { t } = useTranslation('server');
   const [value, setValue] = useState('');
+  const offline = useServerStore((s) => s.powerState === 'offline');
+  // Set when Enter was pressed on an offline server: the daemon would drop the command silently.
+  const [refused, setRefused] = useState(false);
+  const noticeId = useId();
+  const showNotice = refused && offline;
   const history = useRef<string[]>([]);
   const index = useRef(-1);
 
@@ -32,6 +38,12 @@ export function CommandInput({
       return;
     }
     if (event.key === 'Enter' && value.trim() !== '') {
+      if (offline) {
+        // Kept in the field so it can be sent once the server runs.
+        setRefused(true);
+        return;
+      }
+      setRefused(false);
       socket?.send('send command', value);
       history.current = [value, ...history.current.filter((c) => c !== value)].slice(0, HISTORY_SIZE);
       index.current = -1;
@@ -40,23 +52,34 @@ export function CommandInput({
   };
 
   return (
-    <div className="flex items-center gap-2 rounded-b-lg border-t border-zinc-800 bg-zinc-900 px-3">
-      <span aria-hidden className="font-mono text-sm text-sky-400">
-        $
-      </span>
-      <input
-        type="text"
-        aria-label={t('command.label')}
-        placeholder={allowed ? t('command.placeholder') : t('command.no_permission')}
-        autoCorrect="off"
-        autoCapitalize="none"
-        spellCheck={false}
-        disabled={disabled || !allowed}
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-        onKeyDown={onKeyDown}
-        className="w-full bg-transparent py-2 font-mono text-sm text-zinc-100 outline-none placeholder:text-zinc-500 disabled:cursor-not-allowed disabled:opacity-50"
-      />
-    </div>
+    <>
+      <div className="flex items-center gap-2 rounded-b-lg border-t border-zinc-800 bg-zinc-900 px-3">
+        <span aria-hidden className="font-mono text-sm text-sky-400">
+          $
+        </span>
+        <input
+          type="text"
+          aria-label={t('command.label')}
+          placeholder={allowed ? t('command.placeholder') : t('command.no_permission')}
+          autoCorrect="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          aria-describedby={showNotice ? noticeId : undefined}
+          disabled={disabled || !allowed}
+          value={value}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setRefused(false);
+          }}
+          onKeyDown={onKeyDown}
+          className="w-full bg-transparent py-2 font-mono text-sm text-zinc-100 outline-none placeholder:text-zinc-500 disabled:cursor-not-allowed disabled:opacity-50"
+        />
+      </div>
+      {showNotice && (
+        <p id={noticeId} role="status" className="mt-2 text-sm text-amber-400">
+          {t('command.offline')}
+        </p>
+      )}
+    </>
   );
 }

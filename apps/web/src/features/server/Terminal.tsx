@@ -33,6 +33,10 @@ export function Terminal({ socket }: { socket: ServerSocket | null }) {
       rows: 30,
       theme: { background: '#09090b', foreground: '#e4e4e7' },
     });
+    // Output only (commands go through CommandInput), yet xterm's textarea swallows Tab even with
+    // stdin disabled, trapping keyboard users. Leaving Tab/Shift+Tab to the browser moves the focus on;
+    // every other key (Ctrl+C copy of a selection included) keeps xterm's handling.
+    xterm.attachCustomKeyEventHandler((event) => event.key !== 'Tab');
     const fit = new FitAddon();
     xterm.loadAddon(fit);
     xterm.open(host.current!);

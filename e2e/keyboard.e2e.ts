@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ensureWebBuilt, launchBrowser, newPage, startPanel, type Panel } from './harness.ts';
+import {
+  applicationApi,
+  createServer,
+  eggId,
+  signIn,
+  terminalText,
+  userId,
+  waitForStatus,
+  waitInstalled,
+  type CreatedServer,
+} from './servers.ts';
+
+const owner = { email: 'keys@example.test', username: 'keys', password: 'keys-password-1' };
+
+let panel: Panel;
+let browser: Browser;
+let page: Page;
+let server: CreatedServer;
+
+/** One focus stop: a readable name, and whether it sits inside the xterm terminal. */
+interface Stop {
+  id: string | null;
+  name: string;
+  inTerminal: boolean;
+}
+
+/**
+ * Tags every element a keyboard user should be able to reach (enabled, rendered, not tabindex -1)
+ * with a data-kbd id, and returns their names. The xterm helper textarea counts too: it is fine to
+ * stop there, as long as the next Tab moves on.
+ */
+function tagTabbables(target: Page): Promise<Stop[]> {
+  return target.evaluate(() => {
+    const selector =
+      'a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex="-1"])';
+    const stops: { id: string; name: string; inTerminal: boolean }[] = [];
+    document.querySelectorAll<HTMLElement>(selector).forEach((el, i) => {
+      if ((el as HTMLButtonElement).disabled || el.tabIndex < 0) return;
+      if (el.getClientRects().length === 0 || getComputedStyle(el).visibility === 'hidden') return;
+      el.dataset.kbd = String(i);
+      const name =
+        el.getAttribute('aria-label') ??
+        (el.textContent?.trim() || el.getAttribute('placeholder') || el.tagName);
+      stops.push({ id: String(i), name, inTerminal: el.closest('.xterm') !== null });
+    });
+    return stops;
+  });
+}
+
+/** Where the focus is now. */
+function focused(target: Page): Promise<Stop> {
+  return target.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return { id: null, name: 'BODY', inTerminal: false };
+    const name =
+      el.getAttribute('aria-label') ??
+      (el.textContent?.trim() || el.getAttribute('placeholder') || el.tagName);
+    return { id: el.dataset.kbd ?? null, name, inTerminal: el.closest('.xterm') !== null };
+  });
+}
+
+/**
+ * Presses Tab (or Shift+Tab) until the focus leaves the document or comes back to where the walk
+ * began, at most `limit` times, and returns every stop. A trap shows as the same stop repeated.
+ */
+async function walk(target: Page, key: 'Tab' | 'Shift+Tab', limit: number): Promise<Stop[]> {
+  const stops: Stop[] = [];
+  const start = await focused(target);
+  for (let i = 0; i < limit; i += 1) {
+    await target.keyboard.press(key);
+    const now = await focused(target);
+    if (now.id === null && now.name === 'BODY') break;
+    if (start.id !== null && now.id === start.id) break;
+    stops.push(now);
+  }
+  return stops;
+}
+
+/** No stop may follow itself: Tab always moves on (the terminal once trapped it forever). */
+function expectNoTrap(stops: Stop[]): void {
+  for (let i = 1; i < stops.length; i += 1) {
+    expect(
+      stops[i]!.id === stops[i - 1]!.id || (stops[i]!.inTerminal && stops[i - 1]!.inTerminal),
+      `focus stuck at "${stops[i]!.name}" after ${i} presses: ${stops.map((s) => s.name).join(' → ')}`,
+    ).toBe(false);
+  }
+}
+
+/** Every tabbable element of the page was reached by the walk. */
+function expectAllReached(tabbables: Stop[], stops: Stop[]): void {
+  const reached = new Set(stops.map((s) => s.id));
+  const missed = tabbables.filter((t) => !reached.has(t.id)).map((t) => t.name);
+  expect(missed, `not reachable by Tab: ${missed.join(', ')}`).toEqual([]);
+}
+
+/** Starts the walk from the top of the page, as a keyboard user arriving there does. */
+async function fromTop(target: Page): Promise<void> {
+  await target.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+}
+
+describe('keyboard only: the console and the file manager in Chromium (real panel and daemon)', () => {
+  beforeAll(async () => {
+    ensureWebBuilt();
+    panel = await startPanel();
+    panel.createUser(owner);
+    const api = applicationApi(panel, panel.admin.username);
+    const egg = await eggId(api, 'Node.js Game Server');
+    server = await createServer(api, {
+      name: 'Keyboard World',
+      user: await userId(api, owner.username),
+      egg,
+    });
+    await waitInstalled(api, server.id);
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await signIn(page, panel.url, owner.username, owner.password);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await panel?.stop();
+  });
+
+  it('console: Tab goes past the terminal to the command input and the power buttons; Shift+Tab goes back', async () => {
+    await page.goto(`${panel.url}/server/${server.identifier}`);
+    await waitForStatus(page, panel, 'offline', 30_000);
+    await page.getByLabel('Console command').and(page.locator(':enabled')).waitFor();
+    const tabbables = await tagTabbables(page);
+    expect(tabbables.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['Console command', 'Start', 'Restart']),
+    );
+
+    await fromTop(page);
+    const forward = await walk(page, 'Tab', tabbables.length + 10);
+    expectNoTrap(forward);
+    expectAllReached(tabbables, forward);
+    const names = forward.map((s) => s.name);
+    expect(names.indexOf('Console command')).toBeLessThan(names.indexOf('Start'));
+
+    // Back from the Start button: through the command input, past the terminal, to what precedes it.
+    await page.getByRole('button', { name: 'Start', exact: true }).focus();
+    const backward = await walk(page, 'Shift+Tab', tabbables.length + 10);
+    expectNoTrap(backward);
+    const back = backward.map((s) => s.name);
+    expect(back).toContain('Console command');
+    const lastTerminal = backward.findLastIndex((s) => s.inTerminal);
+    expect(backward.length, `Shift+Tab stopped in the terminal: ${back.join(' ← ')}`).toBeGreaterThan(
+      lastTerminal + 1,
+    );
+  });
+
+  it('file manager: the toolbar and every row’s checkbox, name and actions are reachable; nothing traps', async () => {
+    await page.goto(`${panel.url}/server/${server.identifier}/files`);
+    await page.getByTestId('file-row').first().waitFor();
+    const rows = await page
+      .getByTestId('file-row')
+      .evaluateAll((els) => els.map((r) => r.getAttribute('data-name')!));
+    expect(rows.length).toBeGreaterThan(0);
+    const tabbables = await tagTabbables(page);
+    const names = tabbables.map((t) => t.name);
+    for (const row of rows) expect(names).toContain(`Actions for ${row}`);
+    expect(names).toContain('Create Directory');
+
+    await fromTop(page);
+    const forward = await walk(page, 'Tab', tabbables.length + 10);
+    expectNoTrap(forward);
+    expectAllReached(tabbables, forward);
+
+    const backward = await walk(page, 'Shift+Tab', tabbables.length + 10);
+    expectNoTrap(backward);
+    expectAllReached(tabbables, backward);
+  });
+
+  it('an offline server shows its last output after a reload; a command typed then says why it was not sent', async () => {
+    await page.goto(`${panel.url}/server/${server.identifier}`);
+    await waitForStatus(page, panel, 'offline', 30_000);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await waitForStatus(page, panel, 'running', 60_000);
+    await expect.poll(() => terminalText(page), { timeout: 60_000 }).toContain('For help, type "help"');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await waitForStatus(page, panel, 'offline', 60_000);
+
+    // Watch what the page sends from now on: the reload opens a new socket.
+    const sent: string[] = [];
+    page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
+    await page.reload();
+    await waitForStatus(page, panel, 'offline', 30_000);
+    await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('For help, type "help"');
+
+    const input = page.getByLabel('Console command');
+    await input.fill('say nobody hears this');
+    await input.press('Enter');
+    await page.getByText('The server is offline: start it to send commands.').waitFor();
+    // The socket delivers frames in order: once this later Start is seen sent, the command would
+    // have been seen before it.
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await expect.poll(() => sent.some((f) => f.includes('"set state"'))).toBe(true);
+    expect(sent.filter((f) => f.includes('send command'))).toEqual([]);
+  });
+});
