@@ -16,7 +16,11 @@ import { applicationApi, createServer, eggId, signIn, userId, type CreatedServer
 
 // Things a newcomer tripped over (issue 11): a checkpoint button that moved under the pointer, and
 // server tabs that scrolled out of sight at phone width. One panel for the whole file.
-const admin = { email: 'newcomer-admin@example.test', username: 'newcomeradmin', password: 'admin-password-1' };
+const admin = {
+  email: 'newcomer-admin@example.test',
+  username: 'newcomeradmin',
+  password: 'admin-password-1',
+};
 const guarded = { email: 'guarded@example.test', username: 'guarded', password: 'guarded-password-1' };
 
 let panel: Panel;

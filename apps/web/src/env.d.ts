@@ -7,6 +7,8 @@ interface WireSiteConfiguration {
   locale: string;
   recaptcha: { enabled: boolean; siteKey: string };
   analytics?: string;
+  /** Talon's addition: whether servers may add allocations themselves (absent from older panels). */
+  clientAllocations?: { enabled: boolean };
 }
 
 interface WireBootstrapUser {

@@ -30,6 +30,7 @@ describe('the HTML shell', () => {
         name: NAME,
         locale: 'en',
         recaptcha: { enabled: false, siteKey: '' },
+        clientAllocations: { enabled: false },
       });
       expect(injected(html, 'PterodactylUser')).toBeUndefined();
       const meta = /<meta name="csrf-token" content="([A-Za-z0-9]+)">/u.exec(html);

@@ -92,6 +92,8 @@ export async function webRoutes(
       locale: 'en',
       recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
       ...(config.analyticsId ? { analytics: config.analyticsId } : {}),
+      // Lets the web offer "Create Allocation" only where the panel would not refuse it.
+      clientAllocations: { enabled: config.clientAllocations.enabled },
     };
     const nonce = newNonce();
     const head = [

@@ -18,6 +18,8 @@ export interface SiteSettings {
   locale: string;
   recaptcha: { enabled: boolean; siteKey: string };
   analytics?: string;
+  /** PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: without it the panel refuses every new allocation. */
+  clientAllocations: boolean;
 }
 
 /** API key (spec §3). */
@@ -66,6 +68,7 @@ export function toSiteSettings(wire: WireSiteConfiguration | undefined): SiteSet
     locale: wire?.locale || 'en',
     recaptcha: { enabled: wire?.recaptcha?.enabled ?? false, siteKey: wire?.recaptcha?.siteKey ?? '' },
     analytics: wire?.analytics || undefined,
+    clientAllocations: wire?.clientAllocations?.enabled ?? false,
   };
 }
 

@@ -20,6 +20,8 @@ export function NetworkPage() {
   const serverName = useServerStore((s) => s.server!.name);
   const limit = useServerStore((s) => s.server!.featureLimits.allocations as number | null);
   const mayCreate = useServerStore((s) => can(s.permissions, 'allocation.create'));
+  // With client allocations off the panel refuses every create: the button would only fail.
+  const panelCreates = useGlobalStore((s) => s.settings.clientAllocations);
   const allocations = useAllocations();
   const actions = useNetworkActions();
   useTitle(`${serverName} | ${t('title')}`);
@@ -53,6 +55,7 @@ export function NetworkPage() {
           used={list.length}
           limit={limit}
           creating={actions.creating}
+          canCreate={panelCreates}
           onCreate={() => void actions.create()}
         />
       )}

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { toSiteSettings } from '../../../api/types.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
 import { useServerStore } from '../store.ts';
@@ -71,8 +72,21 @@ type Answer = { status: number; body?: unknown };
 function setup(
   permissions: string[],
   answers: Answer[],
-  options: { limit?: number | null; hold?: { method: string; urlEnd: string } } = {},
+  options: {
+    limit?: number | null;
+    hold?: { method: string; urlEnd: string };
+    /** what the panel's SiteConfiguration says of PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED */
+    clientAllocations?: boolean;
+  } = {},
 ) {
+  useGlobalStore.setState({
+    settings: toSiteSettings({
+      name: 'Talon',
+      locale: 'en',
+      recaptcha: { enabled: false, siteKey: '' },
+      clientAllocations: { enabled: options.clientAllocations ?? true },
+    }),
+  });
   const stub = stubFetch(answers);
   let release: (() => void) | undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -332,6 +346,16 @@ describe('network page', () => {
     await screen.findByTestId('allocation-11');
     expect(screen.queryByTestId('allocation-limit')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create Allocation' })).toBeNull();
+  });
+
+  it('offers no create button while the panel has client allocations disabled', async () => {
+    const { stub } = setup(['*'], [listAnswer([GAME])], { clientAllocations: false });
+    await screen.findByTestId('allocation-11');
+    expect(
+      screen.getByText('You are currently using 1 of 3 allowed allocations for this server.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Allocation' })).toBeNull();
+    expect(posts(stub)).toHaveLength(0);
   });
 
   it("shows the panel's message when a create is refused", async () => {
