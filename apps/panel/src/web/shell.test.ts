@@ -117,3 +117,15 @@ describe('the HTML shell', () => {
     expect((await new TestClient(panel.url).get('/locales/en/..%2F..%2Fsecret.json')).status).toBe(404);
   });
 });
+
+describe('client allocations in the site configuration', () => {
+  it('tells the web app when PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED is on', async () => {
+    const enabled = await startTestPanel({ PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: 'true' });
+    try {
+      const res = await new TestClient(enabled.url).get('/');
+      expect(injected(res.text, 'SiteConfiguration')).toMatchObject({ clientAllocations: { enabled: true } });
+    } finally {
+      await enabled.close();
+    }
+  });
+});
