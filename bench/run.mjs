@@ -10,6 +10,7 @@ const benches = [
   ['web-size', ['node', 'bench/web-size.mjs']],
   ['console-fanout', ['node_modules/.bin/tsx', 'bench/console-fanout.ts']],
   ['resources', ['node_modules/.bin/tsx', 'bench/resources.ts']],
+  ['server-list', ['node_modules/.bin/tsx', 'bench/server-list.ts']],
   ['daemon-rss', ['node_modules/.bin/tsx', 'bench/daemon-rss.ts']],
   ['console-browser', ['node_modules/.bin/tsx', 'bench/console-browser.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));

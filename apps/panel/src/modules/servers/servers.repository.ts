@@ -110,28 +110,22 @@ export class ServersRepository {
     if (servers.length === 0) return [];
     const ids = servers.map((s) => s.id);
     const unique = (values: number[]) => [...new Set(values)];
-    const [nodes, eggs, allocations, variables] = await Promise.all([
+    const eggIds = unique(servers.map((s) => s.egg_id));
+    // The eggs' variables once each and the servers' values apart, rather than a join that repeats
+    // every variable's columns for every server of the page.
+    const [nodes, eggs, allocations, eggVariables, values] = await Promise.all([
       this.db
         .selectFrom('nodes')
         .selectAll()
         .where('id', 'in', unique(servers.map((s) => s.node_id)))
         .execute(),
-      this.db
-        .selectFrom('eggs')
-        .selectAll()
-        .where('id', 'in', unique(servers.map((s) => s.egg_id)))
-        .execute(),
+      this.db.selectFrom('eggs').selectAll().where('id', 'in', eggIds).execute(),
       this.db.selectFrom('allocations').selectAll().where('server_id', 'in', ids).orderBy('id').execute(),
+      this.db.selectFrom('egg_variables').selectAll().where('egg_id', 'in', eggIds).orderBy('id').execute(),
       this.db
-        .selectFrom('servers as s')
-        .innerJoin('egg_variables as v', 'v.egg_id', 's.egg_id')
-        .leftJoin('server_variables as sv', (join) =>
-          join.onRef('sv.variable_id', '=', 'v.id').onRef('sv.server_id', '=', 's.id'),
-        )
-        .selectAll('v')
-        .select(['s.id as of_server', 'sv.variable_value'])
-        .where('s.id', 'in', ids)
-        .orderBy('v.id')
+        .selectFrom('server_variables')
+        .select(['server_id', 'variable_id', 'variable_value'])
+        .where('server_id', 'in', ids)
         .execute(),
     ]);
     const locations = await this.db
@@ -145,7 +139,8 @@ export class ServersRepository {
     const eggById = byId(eggs);
     const locationById = byId(locations);
     const allocationsOf = groupBy(allocations, (a) => a.server_id);
-    const variablesOf = groupBy(variables, (v) => v.of_server);
+    const variablesOf = groupBy(eggVariables, (v) => v.egg_id);
+    const valueOf = new Map(values.map((v) => [`${v.server_id}/${v.variable_id}`, v.variable_value]));
     return servers.map((server) => {
       const node = nodeById.get(server.node_id);
       const egg = eggById.get(server.egg_id);
@@ -157,9 +152,9 @@ export class ServersRepository {
         location,
         egg,
         allocations: allocationsOf.get(server.id) ?? [],
-        variables: (variablesOf.get(server.id) ?? []).map(({ of_server: _, variable_value, ...variable }) => ({
+        variables: (variablesOf.get(server.egg_id) ?? []).map((variable) => ({
           variable,
-          value: variable_value,
+          value: valueOf.get(`${server.id}/${variable.id}`) ?? null,
         })),
       };
     });
