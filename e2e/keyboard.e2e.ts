@@ -192,6 +192,9 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
     await page.reload();
     await waitForStatus(page, panel, 'offline', 30_000);
     await expect.poll(() => terminalText(page), { timeout: 15_000 }).toContain('For help, type "help"');
+    // The page knows the server is offline before a command is typed: Start is enabled only then
+    // (and only with the socket connected).
+    await page.getByRole('button', { name: 'Start', exact: true }).and(page.locator(':enabled')).waitFor();
 
     const input = page.getByLabel('Console command');
     await input.fill('say nobody hears this');
