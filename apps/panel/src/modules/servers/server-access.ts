@@ -113,7 +113,11 @@ export function permit(
   return access as PermittedServerAccess;
 }
 
-/** The permissions put into a websocket token: root admins also get the admin-only streams. */
+/**
+ * The caller's permission list as the reference reports it (§3.3 `meta.user_permissions`, §3.4 the
+ * websocket token's `permissions`): root admins, owners or not, also get the admin-only streams the
+ * daemon gates (install output, real error texts, transfer logs); owners `['*']`; subusers theirs.
+ */
 export function socketPermissions(access: ServerAccess): string[] {
   return access.user.root_admin === 1
     ? [...access.permissions, ...ADMIN_SOCKET_PERMISSIONS]

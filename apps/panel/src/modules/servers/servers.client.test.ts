@@ -120,6 +120,33 @@ describe('GET /api/client/servers/{server}', () => {
     expect((await aliceClient.get(`/api/client/servers/${shared.identifier}`)).status).toBe(200);
   });
 
+  // Reference §3.3: root admins, owners of the server or not, also get the admin-only websocket
+  // streams (install output, real daemon errors, transfer logs); a plain owner gets the wildcard.
+  it("lists a root admin's admin.websocket.* permissions in the details and the websocket token", async () => {
+    const ROOT_ADMIN = ['*', 'admin.websocket.errors', 'admin.websocket.install', 'admin.websocket.transfer'];
+    const all = await adminClient.get('/api/client?type=admin-all');
+    const bobs = all.body.data.find((s: any) => s.attributes.name === 'Bob Private').attributes;
+    const asAdmin = await adminClient.get(`/api/client/servers/${bobs.identifier}`);
+    expect(asAdmin.status).toBe(200);
+    expect(asAdmin.body.meta).toEqual({ is_server_owner: false, user_permissions: ROOT_ADMIN });
+    const asOwner = await bobClient.get(`/api/client/servers/${bobs.identifier}`);
+    expect(asOwner.body.meta).toEqual({ is_server_owner: true, user_permissions: ['*'] });
+    const own = await serverRow(panel.ctx, node, egg, admin.id, { name: 'Root Own' });
+    const ownDetails = await adminClient.get(`/api/client/servers/${own.uuid_short}`);
+    expect(ownDetails.body.meta).toEqual({ is_server_owner: true, user_permissions: ROOT_ADMIN });
+    // The token's `permissions` claim is the same list as `user_permissions` (reference §3.4).
+    for (const [client, id, expected] of [
+      [adminClient, bobs.identifier, ROOT_ADMIN],
+      [adminClient, own.uuid_short, ROOT_ADMIN],
+      [bobClient, bobs.identifier, ['*']],
+    ] as const) {
+      const socket = await client.get(`/api/client/servers/${id}/websocket`);
+      expect(socket.status).toBe(200);
+      const claims = JSON.parse(Buffer.from(socket.body.data.token.split('.')[1], 'base64url').toString());
+      expect(claims.permissions).toEqual(expected);
+    }
+  });
+
   it('answers 404 for servers of others and unknown ids alike', async () => {
     const all = await adminClient.get('/api/client?type=admin-all');
     const bobs = all.body.data.find((s: any) => s.attributes.name === 'Bob Private').attributes;

@@ -8,6 +8,7 @@ import { permittedAccess, serverAccess, serverRoute } from '../../http/server-gu
 import { clientServerPage } from './server-list.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
+import { socketPermissions } from './server-access.ts';
 import { powerPermission } from './servers.service.ts';
 
 const websocketDenied = () =>
@@ -49,7 +50,7 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
     const bundle = await repositories.servers.bundle(grants.server);
     return item('server', clientServerAttributes(bundle, grants), {
       is_server_owner: grants.isOwner,
-      user_permissions: grants.permissions,
+      user_permissions: socketPermissions(grants),
     });
   });
 
