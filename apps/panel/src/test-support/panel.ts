@@ -51,7 +51,12 @@ function freePort(host: string): Promise<number> {
  */
 export async function startTestPanel(
   env: Record<string, string> = {},
-  opts: { host?: string; log?: Logger } = {},
+  opts: {
+    host?: string;
+    log?: Logger;
+    /** a built web app to serve; none by default */
+    webDist?: string;
+  } = {},
 ): Promise<TestPanel> {
   const database = await createTestDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-data-'));
@@ -63,7 +68,7 @@ export async function startTestPanel(
     log: opts.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     env: { DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'silent', APP_URL: url, ...env },
   });
-  const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });
+  const app = await buildApp(ctx, { webDist: opts.webDist ?? path.join(dataDir, 'no-web-build') });
   await app.listen({ port, host });
   return {
     url,

@@ -9,6 +9,7 @@ import { errors } from '../http/errors.ts';
 import { DOCUMENT_HEADERS, daemonOrigins, newNonce, pagePolicy } from '../http/security-headers.ts';
 import { ensureSession } from '../http/session.ts';
 import { userBootstrap } from '../modules/users/users.presenter.ts';
+import { templateFile } from './template.ts';
 
 const WEB_ROOT = path.resolve(import.meta.dirname, '../../../web');
 const PLACEHOLDER = '<!-- talon:bootstrap -->';
@@ -46,25 +47,21 @@ export async function webRoutes(
 ) {
   const { config, services, repositories } = ctx;
   const indexFile = path.join(webDist, 'index.html');
-  let template: string | null = null;
-  const loadTemplate = () => {
-    if (template === null || process.env.NODE_ENV === 'development') {
-      template = existsSync(indexFile)
-        ? readFileSync(indexFile, 'utf8')
-        : `<!doctype html><html><head><meta charset="utf-8">${PLACEHOLDER}</head><body><div id="app">The web app is not built yet: run <code>npm run build</code>.</div></body></html>`;
-    }
-    return template;
-  };
+  const loadTemplate = templateFile(
+    indexFile,
+    `<!doctype html><html><head><meta charset="utf-8">${PLACEHOLDER}</head><body><div id="app">The web app is not built yet: run <code>npm run build</code>.</div></body></html>`,
+  );
 
-  if (existsSync(path.join(webDist, 'assets'))) {
-    await app.register(fastifyStatic, {
-      root: path.join(webDist, 'assets'),
-      prefix: '/assets/',
-      immutable: true,
-      maxAge: '365d',
-      decorateReply: false,
-    });
-  }
+  // Registered even before the first build, and without a fixed file list (wildcard routing looks
+  // each request up on disk), so the hashed assets of a later build are served without a restart.
+  await app.register(fastifyStatic, {
+    root: path.join(webDist, 'assets'),
+    prefix: '/assets/',
+    immutable: true,
+    maxAge: '365d',
+    decorateReply: false,
+    wildcard: true,
+  });
 
   const localesRoot = path.join(WEB_ROOT, 'locales');
   app.get<{ Params: { lng: string; ns: string } }>('/locales/:lng/:ns', async (req, reply) => {
@@ -116,7 +113,7 @@ export async function webRoutes(
         .headers(DOCUMENT_HEADERS)
         .header('content-security-policy', policy)
         // A function, not a string: `$'`, `$&`… in a name are replacement patterns in a string.
-        .send(loadTemplate().replace(PLACEHOLDER, () => head))
+        .send((await loadTemplate()).replace(PLACEHOLDER, () => head))
     );
   };
 
