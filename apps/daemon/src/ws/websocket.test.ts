@@ -139,6 +139,46 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     await stack.api('POST', `/api/servers/${other}/power`, { action: 'kill' });
   });
 
+  it('shows real error texts to tokens with admin.websocket.errors only', async () => {
+    const root = await stack.ws(uuid);
+    root.send('auth', stack.token(uuid, { permissions: ['*', 'admin.websocket.errors'] }));
+    const owner = await stack.ws(uuid);
+    owner.send('auth', stack.token(uuid, { permissions: ['*'] }));
+    await root.waitFor((m) => m.event === 'auth success');
+    await owner.waitFor((m) => m.event === 'auth success');
+    root.send('set state', 'explode');
+    owner.send('set state', 'explode');
+    expect((await root.waitFor((m) => m.event === 'daemon error')).args![0]).toMatch(
+      /^Error Event \[[0-9a-f-]{36}\]: attempting to handle unknown power action$/,
+    );
+    expect((await owner.waitFor((m) => m.event === 'daemon error')).args![0]).toMatch(
+      /: an unexpected error was encountered while handling this request$/,
+    );
+  });
+
+  // Wings protocol §3.5: the installer's output is for root admins (admin.websocket.install); that
+  // an install started and completed is for everyone watching, the owner included.
+  it('streams install output only to tokens with admin.websocket.install during a reinstall', async () => {
+    const server = await stack.createInstalled();
+    stack.remote.servers.get(server)!.install.script = 'echo secret-installer-line';
+    const root = await stack.ws(server);
+    root.send('auth', stack.token(server, { permissions: ['*', 'admin.websocket.install'] }));
+    const owner = await stack.ws(server);
+    owner.send('auth', stack.token(server, { permissions: ['*', 'admin.websocket.errors'] }));
+    await root.waitFor((m) => m.event === 'auth success');
+    await owner.waitFor((m) => m.event === 'auth success');
+    expect((await stack.api('POST', `/api/servers/${server}/reinstall`)).status).toBe(202);
+    await root.waitFor((m) => m.event === 'install started', 20_000);
+    await root.waitFor((m) => m.event === 'install output' && m.args?.[0] === 'secret-installer-line', 20_000);
+    await root.waitFor((m) => m.event === 'install completed', 20_000);
+    // Events reach each socket in bus order, so once the owner saw the install complete it has been
+    // sent everything the installer printed before.
+    await owner.waitFor((m) => m.event === 'install started', 20_000);
+    await owner.waitFor((m) => m.event === 'install completed', 20_000);
+    expect(owner.messages.filter((m) => m.event === 'install output')).toEqual([]);
+    expect(JSON.stringify(owner.messages)).not.toContain('secret-installer-line');
+  });
+
   it('sends token expiring then token expired, and refuses events after expiry; a refresh works', async () => {
     const ws = await stack.ws(uuid);
     const now = Math.floor(Date.now() / 1000);
