@@ -58,7 +58,7 @@ function serverBody(allocation: number, extra: Record<string, unknown> = {}) {
 
 beforeAll(async () => {
   panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx);
+  daemon = await startTestDaemon(panel.ctx, 8); // one allocation per server the tests create
   egg = await gameServerEgg(panel.ctx);
   app = await applicationClient(panel);
   owner = await panel.createUser({ password: 'hunter2hunter2' });
@@ -303,6 +303,37 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     socket.close();
     // The previous owner no longer sees the server at all.
     expect((await client.get(`/api/client/servers/${identifier}`)).status).toBe(404);
+  });
+
+  // Reference §3.3/§3.4 and Wings protocol §3.5: a root admin's token carries
+  // admin.websocket.install, so the real daemon streams the installer's output to them; the
+  // owner's `*` does not include it.
+  it("streams a reinstall's installer output to a root admin's console, not to the owner's", async () => {
+    const { identifier } = await installedServer('Install watch');
+    const rootClient = await panel.signedIn(await panel.createUser({ admin: true }));
+    const details = await rootClient.get(`/api/client/servers/${identifier}`);
+    expect(details.body.meta.user_permissions).toEqual([
+      '*',
+      'admin.websocket.errors',
+      'admin.websocket.install',
+      'admin.websocket.transfer',
+    ]);
+    const rootSocket = await consoleOf(identifier, rootClient);
+    const ownerSocket = await consoleOf(identifier, client);
+    const reinstall = await client.post(`/api/client/servers/${identifier}/settings/reinstall`);
+    expect(reinstall.status, reinstall.text).toBe(202);
+    await rootSocket.waitFor(
+      (m) => m.event === 'install output' && /^Installed server\.js/u.test(m.args?.[0] ?? ''),
+      60_000,
+    );
+    await rootSocket.waitFor((m) => m.event === 'install completed', 60_000);
+    // The daemon sends each socket its events in order: once the owner saw the install complete,
+    // any installer line meant for it would already be there.
+    await ownerSocket.waitFor((m) => m.event === 'install started', 60_000);
+    await ownerSocket.waitFor((m) => m.event === 'install completed', 60_000);
+    expect(ownerSocket.messages.filter((m) => m.event === 'install output')).toEqual([]);
+    rootSocket.close();
+    ownerSocket.close();
   });
 
   it('hides servers from users with no relation to them', async () => {
