@@ -169,7 +169,10 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     await owner.waitFor((m) => m.event === 'auth success');
     expect((await stack.api('POST', `/api/servers/${server}/reinstall`)).status).toBe(202);
     await root.waitFor((m) => m.event === 'install started', 20_000);
-    await root.waitFor((m) => m.event === 'install output' && m.args?.[0] === 'secret-installer-line', 20_000);
+    await root.waitFor(
+      (m) => m.event === 'install output' && m.args?.[0] === 'secret-installer-line',
+      20_000,
+    );
     await root.waitFor((m) => m.event === 'install completed', 20_000);
     // Events reach each socket in bus order, so once the owner saw the install complete it has been
     // sent everything the installer printed before.
