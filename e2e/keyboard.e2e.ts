@@ -43,7 +43,10 @@ function tagTabbables(target: Page): Promise<Stop[]> {
       el.dataset.kbd = String(i);
       const name =
         el.getAttribute('aria-label') ??
-        (el.textContent?.trim() || el.getAttribute('placeholder') || el.tagName);
+        (((el as HTMLInputElement).labels?.[0]?.textContent?.trim() ?? '') ||
+          el.textContent?.trim() ||
+          el.getAttribute('placeholder') ||
+          el.tagName);
       stops.push({ id: String(i), name, inTerminal: el.closest('.xterm') !== null });
     });
     return stops;
@@ -57,7 +60,10 @@ function focused(target: Page): Promise<Stop> {
     if (!el || el === document.body) return { id: null, name: 'BODY', inTerminal: false };
     const name =
       el.getAttribute('aria-label') ??
-      (el.textContent?.trim() || el.getAttribute('placeholder') || el.tagName);
+      (((el as HTMLInputElement).labels?.[0]?.textContent?.trim() ?? '') ||
+        el.textContent?.trim() ||
+        el.getAttribute('placeholder') ||
+        el.tagName);
     return { id: el.dataset.kbd ?? null, name, inTerminal: el.closest('.xterm') !== null };
   });
 }
@@ -102,6 +108,61 @@ async function fromTop(target: Page): Promise<void> {
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
   });
+}
+
+
+/** Tab from the top reaches every control and leaves the page; Shift+Tab from there goes back through all. */
+async function expectKeyboardWalkable(target: Page): Promise<Stop[]> {
+  const tabbables = await tagTabbables(target);
+  await fromTop(target);
+  const forward = await walk(target, 'Tab', tabbables.length + 10);
+  console.log('DEBUG', tabbables.map((t) => t.name).join(' | '), '\nFWD', forward.map((t) => `${t.name}#${t.id}`).join(' → '));
+  expectNoTrap(forward);
+  expectAllReached(tabbables, forward);
+  const backward = await walk(target, 'Shift+Tab', tabbables.length + 10);
+  console.log('BWD', backward.map((t) => `${t.name}#${t.id}`).join(' ← '));
+  expectNoTrap(backward);
+  expectAllReached(tabbables, backward);
+  return tabbables;
+}
+
+/** Whether the focus is inside the open dialog. */
+function focusInDialog(target: Page): Promise<boolean> {
+  return target.evaluate(() => document.activeElement?.closest('[role="dialog"]') != null);
+}
+
+/**
+ * With a modal open, Tab and Shift+Tab cycle inside it: every press lands on a control of the
+ * dialog, and every control of the dialog is reached.
+ */
+async function expectFocusKeptInDialog(target: Page): Promise<void> {
+  const inside = await target.evaluate(() => {
+    const dialog = document.querySelector('[role="dialog"]')!;
+    const selector =
+      'a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex="-1"])';
+    return Array.from(dialog.querySelectorAll<HTMLElement>(selector))
+      .filter((el) => !(el as HTMLButtonElement).disabled && el.tabIndex >= 0 && el.getClientRects().length > 0)
+      .map((el, i) => {
+        el.dataset.kbdDialog = String(i);
+        return String(i);
+      });
+  });
+  expect(inside.length).toBeGreaterThan(0);
+  for (const key of ['Tab', 'Shift+Tab'] as const) {
+    const seen = new Set<string>();
+    for (let i = 0; i < inside.length * 2 + 2; i += 1) {
+      await target.keyboard.press(key);
+      expect(await focusInDialog(target), `${key} left the open dialog after ${i + 1} presses`).toBe(true);
+      const id = await target.evaluate(() => (document.activeElement as HTMLElement).dataset.kbdDialog ?? '');
+      seen.add(id);
+    }
+    expect([...seen].sort()).toEqual([...inside].sort());
+  }
+}
+
+/** The element that has the focus carries this accessible name. */
+async function expectFocusOn(target: Page, name: string): Promise<void> {
+  await expect.poll(() => focused(target).then((f) => f.name)).toBe(name);
 }
 
 describe('keyboard only: the console and the file manager in Chromium (real panel and daemon)', () => {
@@ -175,6 +236,107 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
     const backward = await walk(page, 'Shift+Tab', tabbables.length + 10);
     expectNoTrap(backward);
     expectAllReached(tabbables, backward);
+  });
+
+  it('sign-in and forgot-password pages: every field, link and button is reachable, nothing traps', async () => {
+    const guest = await newPage(browser);
+    try {
+      await guest.goto(`${panel.url}/auth/login`);
+      await guest.getByLabel('Username or Email').waitFor();
+      const signInStops = (await expectKeyboardWalkable(guest)).map((t) => t.name);
+      expect(signInStops).toEqual(expect.arrayContaining(['Username or Email', 'Login']));
+      await guest.goto(`${panel.url}/auth/password`);
+      await guest.getByRole('button').first().waitFor();
+      await expectKeyboardWalkable(guest);
+    } finally {
+      await guest.context().close();
+    }
+  });
+
+  it('dashboard: walkable; meta+/ opens the search, focus stays in it, Escape returns it to the opener', async () => {
+    await page.goto(`${panel.url}/`);
+    await page.getByText('Keyboard World').first().waitFor();
+    await expectKeyboardWalkable(page);
+
+    // The shortcut from the page (focus not in an input) opens the search with its input focused.
+    await fromTop(page);
+    await page.keyboard.press('Meta+/');
+    await page.getByRole('dialog').waitFor();
+    await expectFocusOn(page, 'Search term');
+    await page.keyboard.type('Keyboard');
+    await page.getByTestId('search-result').waitFor();
+    await expectFocusKeptInDialog(page);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    // Opened from the search icon with Enter: closing puts the focus back on the icon.
+    const icon = page.getByRole('button', { name: 'Search', exact: true });
+    await icon.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await expectFocusOn(page, 'Search term');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await icon.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
+  it('account and API keys pages: walkable; the two-factor dialog keeps the focus and gives it back', async () => {
+    await page.goto(`${panel.url}/account`);
+    const enable = page.getByRole('button', { name: 'Enable', exact: true });
+    await enable.waitFor();
+    await expectKeyboardWalkable(page);
+
+    await enable.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    expect(await focusInDialog(page)).toBe(true);
+    await expectFocusKeptInDialog(page);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await enable.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.goto(`${panel.url}/account/api`);
+    await page.getByRole('button', { name: 'Create' }).waitFor();
+    await expectKeyboardWalkable(page);
+  });
+
+  for (const [tab, ready] of [
+    ['network', 'Notes'],
+    ['startup', 'Startup Command'],
+    ['settings', 'Server Name'],
+  ] as const) {
+    it(`server ${tab} page: every control reachable by Tab and Shift+Tab, nothing traps`, async () => {
+      await page.goto(`${panel.url}/server/${server.identifier}/${tab}`);
+      await page.getByText(ready).first().waitFor();
+      await page.locator('body :enabled').first().waitFor();
+      await expectKeyboardWalkable(page);
+    });
+  }
+
+  it('file editor: Tab indents inside the editor; Escape then Tab (or Shift+Tab) leaves it', async () => {
+    await page.goto(`${panel.url}/server/${server.identifier}/files/edit#/server.js`);
+    const content = page.locator('.cm-content');
+    await content.waitFor();
+    const inEditor = () => page.evaluate(() => document.activeElement?.closest('.cm-editor') != null);
+    const text = () => content.evaluate((el) => el.textContent ?? '');
+
+    await content.focus();
+    const before = await text();
+    await page.keyboard.press('Tab');
+    // Tab is indentation while editing: the text changed and the focus stayed.
+    await expect.poll(text).not.toBe(before);
+    expect(await inEditor()).toBe(true);
+
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await inEditor(), 'Escape then Tab did not leave the editor').toBe(false);
+    expect(await focused(page).then((f) => f.name)).not.toBe('BODY');
+
+    await content.focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+Tab');
+    expect(await inEditor(), 'Escape then Shift+Tab did not leave the editor').toBe(false);
+    expect(await focused(page).then((f) => f.name)).not.toBe('BODY');
   });
 
   it('an offline server shows its last output after a reload; a command typed then says why it was not sent', async () => {

@@ -5,7 +5,7 @@ import type { Server, User } from '../db/types.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
 import { applicationClient } from '../modules/application/testing.ts';
 import type { TestClient } from '../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerRouteGuards, routeTable, type DeclaredRoute } from './route-guard.ts';
@@ -86,11 +86,7 @@ beforeAll(async () => {
   subuser = await panel.createUser({ username: 'guardsub' });
   const stranger = await panel.createUser({ username: 'guardstranger' });
   server = await serverRow(panel.ctx, node, egg, owner.id);
-  const at = new Date().toISOString();
-  await db()
-    .insertInto('subusers')
-    .values({ user_id: subuser.id, server_id: server.id, permissions: '[]', created_at: at, updated_at: at })
-    .execute();
+  await addSubuser(panel.ctx, server, subuser, []);
   strangerClient = await panel.signedIn(stranger);
   subuserClient = await panel.signedIn(subuser);
 });

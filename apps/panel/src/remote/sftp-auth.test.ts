@@ -4,7 +4,7 @@ import type { Egg, Node, Server, User } from '../db/types.ts';
 import { ensureLocalNode } from '../embedded/local-node.ts';
 import { decrypt } from '../lib/crypto.ts';
 import { firstError, TestClient } from '../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 import { SFTP_AUTH_ATTEMPTS } from './sftp-auth.ts';
 
@@ -155,25 +155,13 @@ describe('POST /api/remote/sftp/auth', () => {
 
   it('lets subusers in only with file.sftp (else 403 and server:sftp.denied)', async () => {
     const sub = await panel.createUser();
-    const db = panel.ctx.db.db;
-    const now = new Date().toISOString();
-    const row = await db
-      .insertInto('subusers')
-      .values({
-        user_id: sub.id,
-        server_id: server.id,
-        permissions: JSON.stringify(['file.read']),
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await addSubuser(panel.ctx, server, sub, ['file.read']);
     const before = await events('server:sftp.denied');
     const denied = await pw(`${sub.username}.${server.uuid_short}`);
     expect(denied.status).toBe(403);
     expect(await events('server:sftp.denied')).toBe(before + 1);
 
-    await db
+    await panel.ctx.db.db
       .updateTable('subusers')
       .set({ permissions: JSON.stringify(['file.sftp', 'file.read', 'file.read-content']) })
       .where('id', '=', row.id)

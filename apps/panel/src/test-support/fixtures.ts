@@ -5,7 +5,7 @@ import { applicationClient as keyClientOf } from '../modules/application/testing
 import type { TestClient } from './client.ts';
 import type { TestPanel } from './panel.ts';
 import type { AppContext } from '../context.ts';
-import type { Egg, Node, Server } from '../db/types.ts';
+import type { Egg, Node, Server, Subuser, User } from '../db/types.ts';
 import { ensureLocalNode } from '../embedded/local-node.ts';
 import { nowIso } from '../lib/time.ts';
 
@@ -97,4 +97,41 @@ export async function serverRow(
     [allocation.id],
     variables.map((v) => ({ variableId: v.id, value: variable(v.env_variable, v.default_value) })),
   );
+}
+
+/**
+ * Makes `user` a subuser of `server` with `permissions`, written straight to the database (the
+ * subuser API and its activity log are left out of tests that only need the relation to exist).
+ * `times` pins the row's timestamps for tests that assert them.
+ */
+export async function addSubuser(
+  ctx: AppContext,
+  server: Pick<Server, 'id'>,
+  user: Pick<User, 'id'>,
+  permissions: readonly string[],
+  times: { created_at?: string; updated_at?: string } = {},
+): Promise<Subuser> {
+  const at = nowIso();
+  return ctx.db.db
+    .insertInto('subusers')
+    .values({
+      user_id: user.id,
+      server_id: server.id,
+      permissions: JSON.stringify(permissions),
+      created_at: times.created_at ?? at,
+      updated_at: times.updated_at ?? at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A new user made a subuser of `server` with `permissions`, and a client signed in as them. */
+export async function subuserClient(
+  panel: TestPanel,
+  server: Pick<Server, 'id'>,
+  permissions: readonly string[],
+): Promise<{ user: User; client: TestClient }> {
+  const user = await panel.createUser();
+  await addSubuser(panel.ctx, server, user, permissions);
+  return { user, client: await panel.signedIn(user) };
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { gameServerEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, gameServerEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The file manager routes through the panel to a real daemon (list, signed URLs, rename, copy,
@@ -51,16 +51,7 @@ beforeAll(async () => {
   for (let i = 0; i < 100 && !existsSync(root); i++) await new Promise((r) => setTimeout(r, 100));
   mkdirSync(root, { recursive: true });
   // file.read only: may list, nothing else.
-  await panel.ctx.db.db
-    .insertInto('subusers')
-    .values({
-      user_id: reader.id,
-      server_id: server.id,
-      permissions: JSON.stringify(['file.read']),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
+  await addSubuser(panel.ctx, server, reader, ['file.read']);
   ownerClient = await panel.signedIn(owner);
   readerClient = await panel.signedIn(reader);
   strangerClient = await panel.signedIn(await panel.createUser());

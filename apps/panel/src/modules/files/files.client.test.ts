@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The refusals of the file routes, on the panel alone: each is decided before the daemon would be
@@ -21,16 +21,7 @@ beforeAll(async () => {
   owner = await panel.createUser({ username: 'owner' });
   const reader = await panel.createUser({ username: 'reader' });
   server = await serverRow(panel.ctx, node, egg, owner.id);
-  await panel.ctx.db.db
-    .insertInto('subusers')
-    .values({
-      user_id: reader.id,
-      server_id: server.id,
-      permissions: JSON.stringify(['file.read']),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
+  await addSubuser(panel.ctx, server, reader, ['file.read']);
   ownerClient = await panel.signedIn(owner);
   readerClient = await panel.signedIn(reader);
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { gameServerEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, gameServerEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // File contents and writes through the panel to a real daemon, which keeps them inside the server.
@@ -35,16 +35,7 @@ beforeAll(async () => {
   root = path.join(daemon.node.daemon_base, server.uuid);
   for (let i = 0; i < 100 && !existsSync(root); i++) await new Promise((r) => setTimeout(r, 100));
   mkdirSync(root, { recursive: true });
-  await panel.ctx.db.db
-    .insertInto('subusers')
-    .values({
-      user_id: reader.id,
-      server_id: server.id,
-      permissions: JSON.stringify(['file.read', 'file.read-content']),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
+  await addSubuser(panel.ctx, server, reader, ['file.read', 'file.read-content']);
   ownerClient = await panel.signedIn(owner);
   readerClient = await panel.signedIn(reader);
 }, 120_000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Allocation, Egg, Node, Server, User } from '../../db/types.ts';
 import { TestClient } from '../../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The client network routes on the panel alone: the node of these servers has no daemon, so the
@@ -90,19 +90,6 @@ const NOT_FOUND = error(
   'The requested resource could not be found on the server.',
 );
 
-async function subuser(user: User, permissions: string[]) {
-  await db()
-    .insertInto('subusers')
-    .values({
-      user_id: user.id,
-      server_id: server.id,
-      permissions: JSON.stringify(permissions),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
-}
-
 beforeAll(async () => {
   panel = await startTestPanel({
     PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: 'true',
@@ -118,9 +105,9 @@ beforeAll(async () => {
   server = await serverRow(panel.ctx, node, egg, owner.id, { allocation_limit: 3 });
   other = await serverRow(panel.ctx, node, egg, stranger.id);
   primaryId = server.allocation_id;
-  await subuser(reader, ['allocation.read']);
-  await subuser(manager, ['allocation.read', 'allocation.create', 'allocation.update', 'allocation.delete']);
-  await subuser(updater, ['allocation.update']);
+  await addSubuser(panel.ctx, server, reader, ['allocation.read']);
+  await addSubuser(panel.ctx, server, manager, ['allocation.read', 'allocation.create', 'allocation.update', 'allocation.delete']);
+  await addSubuser(panel.ctx, server, updater, ['allocation.update']);
   ownerClient = await panel.signedIn(owner);
   updaterClient = await panel.signedIn(updater);
   readerClient = await panel.signedIn(reader);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // POST /settings/rename and the refusals of POST /settings/reinstall, on the panel alone: the node
@@ -36,19 +36,6 @@ const activity = async (event?: string) => {
 };
 const setServer = (values: Partial<Server>) => panel.ctx.repositories.servers.update(server.id, values);
 
-async function subuser(user: User, permissions: string[]) {
-  await panel.ctx.db.db
-    .insertInto('subusers')
-    .values({
-      user_id: user.id,
-      server_id: server.id,
-      permissions: JSON.stringify(permissions),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
-}
-
 beforeAll(async () => {
   panel = await startTestPanel();
   ({ node, egg } = await nodeAndEgg(panel.ctx, [44200, 44209]));
@@ -60,8 +47,8 @@ beforeAll(async () => {
     name: 'Survival',
     description: 'Our first world',
   });
-  await subuser(renamer, ['settings.rename']);
-  await subuser(consoleUser, ['websocket.connect', 'control.console', 'settings.reinstall']);
+  await addSubuser(panel.ctx, server, renamer, ['settings.rename']);
+  await addSubuser(panel.ctx, server, consoleUser, ['websocket.connect', 'control.console', 'settings.reinstall']);
   // The reinstall refusals below are decided before the daemon would be asked; the console user
   // has settings.reinstall but not settings.rename, the renamer the other way round.
   ownerClient = await panel.signedIn(owner);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
+import { addSubuser, applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // POST /settings/reinstall through the panel and a real daemon process, which runs the egg's
@@ -170,16 +170,7 @@ describe('POST /settings/reinstall against a real daemon', () => {
       [allowed, ['settings.reinstall']],
       [denied, ['websocket.connect', 'control.console', 'settings.rename']],
     ] as const) {
-      await panel.ctx.db.db
-        .insertInto('subusers')
-        .values({
-          user_id: user.id,
-          server_id: server.id,
-          permissions: JSON.stringify(permissions),
-          created_at: new Date().toISOString(),
-          updated_at: new Date().toISOString(),
-        })
-        .execute();
+      await addSubuser(panel.ctx, server, user, permissions);
     }
     const refused = await (await panel.signedIn(denied)).post(`${base()}/settings/reinstall`);
     expect(refused.status).toBe(403);

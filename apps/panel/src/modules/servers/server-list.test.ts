@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { countingQueries } from '../../test-support/query-counter.ts';
 import { resolveServerAccess } from './server-access.ts';
@@ -27,16 +27,7 @@ beforeAll(async () => {
     const server = await serverRow(panel.ctx, node, egg, owner.id, { name: `Server ${i}` });
     if (owner === bob) {
       const permissions = i % 2 === 0 ? ['control.console'] : ['allocation.read', 'startup.read'];
-      await panel.ctx.db.db
-        .insertInto('subusers')
-        .values({
-          user_id: alice.id,
-          server_id: server.id,
-          permissions: JSON.stringify(permissions),
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await addSubuser(panel.ctx, server, alice, permissions, { created_at: at, updated_at: at });
     }
   }
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import type { TestClient } from '../../test-support/client.ts';
-import { applicationClient, gameServerEgg, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, applicationClient, gameServerEgg, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { IncludedServers } from '../application/included-servers.ts';
 import { IncludedServersRepository } from '../application/included-servers.repository.ts';
@@ -87,17 +87,10 @@ beforeAll(async () => {
   servers = [first, secondServer];
   allocationIds = [[first.allocation_id, extra.id], [secondServer.allocation_id]];
 
-  const sub = await db
-    .insertInto('subusers')
-    .values({
-      user_id: member.id,
-      server_id: first.id,
-      permissions: JSON.stringify(['control.console', 'file.read']),
-      created_at: '2024-05-01T12:34:56.000Z',
-      updated_at: '2024-05-02T08:00:00.000Z',
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const sub = await addSubuser(ctx, first, member, ['control.console', 'file.read'], {
+    created_at: '2024-05-01T12:34:56.000Z',
+    updated_at: '2024-05-02T08:00:00.000Z',
+  });
   subuserId = sub.id;
 }, 120_000);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The client API's server list and the per-server rules that need no daemon.
@@ -28,16 +28,7 @@ beforeAll(async () => {
   await serverRow(panel.ctx, node, egg, alice.id, { name: 'Alice Creative' });
   const shared = await serverRow(panel.ctx, node, egg, bob.id, { name: 'Bob Shared' });
   await serverRow(panel.ctx, node, egg, bob.id, { name: 'Bob Private' });
-  await panel.ctx.db.db
-    .insertInto('subusers')
-    .values({
-      user_id: alice.id,
-      server_id: shared.id,
-      permissions: JSON.stringify(['websocket.connect', 'control.console']),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
+  await addSubuser(panel.ctx, shared, alice, ['websocket.connect', 'control.console']);
 });
 afterAll(async () => {
   await panel.close();
@@ -225,16 +216,7 @@ describe('the order of the checks: server state (409), then permission (403), th
       [helper, ['control.console']],
       [starter, ['control.start']],
     ] as const) {
-      await panel.ctx.db.db
-        .insertInto('subusers')
-        .values({
-          user_id: user.id,
-          server_id: ordered.id,
-          permissions: JSON.stringify(permissions),
-          created_at: new Date().toISOString(),
-          updated_at: new Date().toISOString(),
-        })
-        .execute();
+      await addSubuser(panel.ctx, ordered, user, permissions);
     }
     helperClient = await panel.signedIn(helper);
     starterClient = await panel.signedIn(starter);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
+import { addSubuser, applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
@@ -209,16 +209,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     const { identifier } = await installedServer('Shared');
     const helper = await panel.createUser({ password: 'hunter2hunter2' });
     const server = await panel.ctx.repositories.servers.findByIdentifier(identifier);
-    await panel.ctx.db.db
-      .insertInto('subusers')
-      .values({
-        user_id: helper.id,
-        server_id: server!.id,
-        permissions: JSON.stringify(['websocket.connect', 'control.console']),
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-      })
-      .execute();
+    await addSubuser(panel.ctx, server!, helper, ['websocket.connect', 'control.console']);
     const sub = new TestClient(panel.url);
     await sub.login(helper.username, 'hunter2hunter2');
     const details = await sub.get(`/api/client/servers/${identifier}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { addSubuser, nodeAndEgg, serverRow, subuserClient } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // GET /startup, PUT /startup/variable and PUT /settings/docker-image (no daemon is involved).
@@ -48,16 +48,7 @@ beforeAll(async () => {
     image: IMAGES['Java 17'],
     startup: 'java -Xmx{{SERVER_MEMORY}}M -jar server.jar --players {{MAX_PLAYERS}} --motd "{{MOTD}}"',
   });
-  await panel.ctx.db.db
-    .insertInto('subusers')
-    .values({
-      user_id: reader.id,
-      server_id: server.id,
-      permissions: JSON.stringify(['startup.read']),
-      created_at: new Date().toISOString(),
-      updated_at: new Date().toISOString(),
-    })
-    .execute();
+  await addSubuser(panel.ctx, server, reader, ['startup.read']);
   ownerClient = await panel.signedIn(owner);
   readerClient = await panel.signedIn(reader);
   strangerClient = await panel.signedIn(stranger);
@@ -93,18 +84,8 @@ describe('GET /startup', () => {
   });
 
   it('is refused without startup.read, and hidden from users with no relation to the server', async () => {
-    const denied = await panel.createUser();
-    await panel.ctx.db.db
-      .insertInto('subusers')
-      .values({
-        user_id: denied.id,
-        server_id: server.id,
-        permissions: JSON.stringify(['control.console']),
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-      })
-      .execute();
-    expect((await (await panel.signedIn(denied)).get(`${base()}/startup`)).status).toBe(403);
+    const { client: denied } = await subuserClient(panel, server, ['control.console']);
+    expect((await denied.get(`${base()}/startup`)).status).toBe(403);
     expect((await strangerClient.get(`${base()}/startup`)).status).toBe(404);
   });
 });
