@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { SpinnerOverlay } from './Spinner.tsx';
@@ -34,10 +34,22 @@ export function Modal({
   const canDismiss = dismissable && !showSpinnerOverlay;
   const dismissRef = useRef({ canDismiss, onDismissed });
   dismissRef.current = { canDismiss, onDismissed };
+  // The opener is read while the opening render runs: by the time effects run, an autoFocus field
+  // inside the modal already holds the focus, and "returning" it there on close would drop it on
+  // the page body instead of the button the user opened the modal with.
+  const [opener, setOpener] = useState<{ visible: boolean; element: HTMLElement | null }>({
+    visible: false,
+    element: null,
+  });
+  if (opener.visible !== visible) {
+    setOpener({ visible, element: visible ? (document.activeElement as HTMLElement | null) : null });
+  }
+  const openerRef = useRef(opener.element);
+  openerRef.current = opener.element;
 
   useEffect(() => {
     if (!visible) return;
-    const previous = document.activeElement as HTMLElement | null;
+    const previous = openerRef.current;
     const first =
       panel.current?.querySelector<HTMLElement>('input, textarea') ??
       panel.current?.querySelector<HTMLElement>(FOCUSABLE);
