@@ -58,6 +58,29 @@ describe('Modal dismissal rules', () => {
     render(<Harness />);
     expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
   });
+  it('gives the focus back to its opener on close, even when a field inside autofocuses', async () => {
+    function Opener() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            open
+          </button>
+          <Modal visible={open} onDismissed={() => setOpen(false)} title="Search">
+            <input aria-label="term" autoFocus />
+          </Modal>
+        </>
+      );
+    }
+    render(<Opener />);
+    const opener = screen.getByRole('button', { name: 'open' });
+    opener.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByLabelText('term')).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(opener).toHaveFocus();
+  });
 });
 
 describe('ConfirmationModal', () => {
