@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Node } from '../db/types.ts';
 import { TestClient } from '../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../test-support/daemon.ts';
+import { freeAllocation, serverBody, waitUntil } from '../test-support/daemon-servers.ts';
 import { applicationClient, gameServerEgg } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 import { DaemonClient } from './daemon-client.ts';
@@ -25,31 +26,17 @@ beforeAll(async () => {
   const owner = await panel.createUser({ password: 'hunter2hunter2' });
   client = new TestClient(panel.url);
   await client.login(owner.username, 'hunter2hunter2');
-  const allocation = await panel.ctx.db.db
-    .selectFrom('allocations')
-    .select('id')
-    .where('node_id', '=', node.id)
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const created = await app.post('/api/application/servers', {
-    name: 'Watched',
-    user: owner.id,
-    egg: egg.id,
-    docker_image: 'talon/host-node:20',
-    startup: 'node server.js',
-    environment: { MAX_PLAYERS: '4', MOTD: 'hi', WORLD_NAME: 'w' },
-    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
-    feature_limits: { databases: 0, allocations: 1, backups: 0 },
-    allocation: { default: allocation.id },
-    skip_scripts: true,
-  });
+  const created = await app.post(
+    '/api/application/servers',
+    serverBody(owner, egg, await freeAllocation(panel.ctx, node), { name: 'Watched', skip_scripts: true }),
+  );
   expect(created.status, created.text).toBe(201);
   ({ identifier, uuid } = created.body.attributes as { identifier: string; uuid: string });
-  const deadline = Date.now() + 60_000;
-  while ((await client.get(`/api/client/servers/${identifier}`)).body.attributes.status !== null) {
-    if (Date.now() > deadline) throw new Error('the server did not finish installing');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntil(
+    'the server to finish installing',
+    async () => (await client.get(`/api/client/servers/${identifier}`)).body.attributes.status,
+    (status) => status === null,
+  );
 }, 120_000);
 
 afterAll(async () => {

@@ -4,6 +4,7 @@ import ssh2, { type SFTPWrapper } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../db/types.ts';
 import { startTestDaemon, type TestDaemon } from '../test-support/daemon.ts';
+import { freeAllocation, serverBody, waitUntil } from '../test-support/daemon-servers.ts';
 import { applicationClient, gameServerEgg } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 
@@ -41,35 +42,20 @@ describe('SFTP through the panel and a real daemon', () => {
   it('the owner signs in with <username>.<short id> and their password and uploads a file', async () => {
     const egg = await gameServerEgg(panel.ctx);
     const app = await applicationClient(panel);
-    const allocation = await panel.ctx.db.db
-      .selectFrom('allocations')
-      .select('id')
-      .where('node_id', '=', daemon.node.id)
-      .where('server_id', 'is', null)
-      .orderBy('id')
-      .executeTakeFirstOrThrow();
-    const created = await app.post('/api/application/servers', {
-      name: 'SFTP world',
-      user: owner.id,
-      egg: egg.id,
-      docker_image: 'talon/host-node:20',
-      startup: 'node server.js',
-      environment: { MAX_PLAYERS: '4', MOTD: 'hello', WORLD_NAME: 'sftp' },
-      limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
-      feature_limits: { databases: 0, allocations: 1, backups: 0 },
-      allocation: { default: allocation.id },
-    });
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(owner, egg, await freeAllocation(panel.ctx, daemon.node), { name: 'SFTP world' }),
+    );
     expect(created.status, created.text).toBe(201);
     const id: string = created.body.attributes.identifier;
     const uuid: string = created.body.attributes.uuid;
 
     const user = await panel.signedIn(owner);
-    const deadline = Date.now() + 60_000;
-    let details = await user.get(`/api/client/servers/${id}`);
-    while (details.body.attributes.status !== null && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 250));
-      details = await user.get(`/api/client/servers/${id}`);
-    }
+    const details = await waitUntil(
+      'the installation',
+      () => user.get(`/api/client/servers/${id}`),
+      (d) => d.body.attributes.status === null,
+    );
     expect(details.body.attributes.status).toBeNull();
     const { ip, port } = details.body.attributes.sftp_details as { ip: string; port: number };
     expect(port).toBe(daemon.node.daemon_sftp);

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { addSubuser, gameServerEgg, serverRow } from '../../test-support/fixtures.ts';
+import { daemonServerRow } from '../../test-support/daemon-servers.ts';
+import { addSubuser, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The file manager routes through the panel to a real daemon (list, signed URLs, rename, copy,
@@ -45,11 +46,7 @@ beforeAll(async () => {
   const egg = await gameServerEgg(panel.ctx);
   owner = await panel.createUser();
   const reader = await panel.createUser();
-  server = await serverRow(panel.ctx, daemon.node, egg, owner.id, { skip_scripts: 1 });
-  await panel.ctx.services.servers.daemonClient.createServer(daemon.node, server.uuid, false);
-  root = path.join(daemon.node.daemon_base, server.uuid);
-  for (let i = 0; i < 100 && !existsSync(root); i++) await new Promise((r) => setTimeout(r, 100));
-  mkdirSync(root, { recursive: true });
+  ({ server, root } = await daemonServerRow(panel, daemon, egg, owner.id));
   // file.read only: may list, nothing else.
   await addSubuser(panel.ctx, server, reader, ['file.read']);
   ownerClient = await panel.signedIn(owner);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { addSubuser, gameServerEgg, serverRow } from '../../test-support/fixtures.ts';
+import { daemonServerRow } from '../../test-support/daemon-servers.ts';
+import { addSubuser, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // File contents and writes through the panel to a real daemon, which keeps them inside the server.
@@ -29,12 +30,7 @@ beforeAll(async () => {
   const egg = await gameServerEgg(panel.ctx);
   owner = await panel.createUser();
   const reader = await panel.createUser();
-  // A server row the daemon learns about through its normal creation call (no install script).
-  server = await serverRow(panel.ctx, daemon.node, egg, owner.id, { skip_scripts: 1 });
-  await panel.ctx.services.servers.daemonClient.createServer(daemon.node, server.uuid, false);
-  root = path.join(daemon.node.daemon_base, server.uuid);
-  for (let i = 0; i < 100 && !existsSync(root); i++) await new Promise((r) => setTimeout(r, 100));
-  mkdirSync(root, { recursive: true });
+  ({ server, root } = await daemonServerRow(panel, daemon, egg, owner.id));
   await addSubuser(panel.ctx, server, reader, ['file.read', 'file.read-content']);
   ownerClient = await panel.signedIn(owner);
   readerClient = await panel.signedIn(reader);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
+import { freeAllocation, serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
 import { addSubuser, applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
@@ -12,16 +13,6 @@ let daemon: TestDaemon;
 let owner: User;
 let ownerClient: TestClient;
 let server: Server;
-
-async function waitUntil<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const base = () => `/api/client/servers/${server.uuid_short}`;
 const status = async () =>
@@ -56,24 +47,10 @@ beforeAll(async () => {
   const app = await applicationClient(panel);
   owner = await panel.createUser();
   ownerClient = await panel.signedIn(owner);
-  const allocation = await panel.ctx.db.db
-    .selectFrom('allocations')
-    .select('id')
-    .where('node_id', '=', daemon.node.id)
-    .where('server_id', 'is', null)
-    .orderBy('id')
-    .executeTakeFirstOrThrow();
-  const created = await app.post('/api/application/servers', {
-    name: 'Reinstall me',
-    user: owner.id,
-    egg: egg.id,
-    docker_image: 'talon/host-node:20',
-    startup: 'node server.js',
-    environment: { MAX_PLAYERS: '4', MOTD: 'hello', WORLD_NAME: 'itest' },
-    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
-    feature_limits: { databases: 0, allocations: 1, backups: 0 },
-    allocation: { default: allocation.id },
-  });
+  const created = await app.post(
+    '/api/application/servers',
+    serverBody(owner, egg, await freeAllocation(panel.ctx, daemon.node), { name: 'Reinstall me' }),
+  );
   expect(created.status, created.text).toBe(201);
   server = (await panel.ctx.repositories.servers.findByIdentifier(created.body.attributes.identifier))!;
   expect(await installed()).toBeNull();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, User } from '../../db/types.ts';
 import { firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
+import { freeAllocation, serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
 import { addSubuser, applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
@@ -15,21 +16,6 @@ let egg: Egg;
 let app: TestClient;
 let client: TestClient;
 
-async function waitUntil<T>(
-  what: string,
-  read: () => Promise<T>,
-  ok: (v: T) => boolean,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /**
  * Waits until the daemon has handled every frame sent so far: it handles frames in order and decides
  * on a power action before anything asynchronous, so the answer to a later 'send stats' is the
@@ -41,20 +27,9 @@ async function acknowledged(socket: TestSocket): Promise<void> {
   await socket.waitFor((m) => m.event === 'stats', 30_000, from);
 }
 
-function serverBody(allocation: number, extra: Record<string, unknown> = {}) {
-  return {
-    name: 'Integration world',
-    user: owner.id,
-    egg: egg.id,
-    docker_image: 'talon/host-node:20',
-    startup: 'node server.js',
-    environment: { MAX_PLAYERS: '4', MOTD: 'hello there', WORLD_NAME: 'itest' },
-    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
-    feature_limits: { databases: 0, allocations: 1, backups: 0 },
-    allocation: { default: allocation },
-    ...extra,
-  };
-}
+/** The body of a new server of `owner` on the next free allocation of the daemon's node. */
+const newServer = async (extra: Record<string, unknown> = {}) =>
+  serverBody(owner, egg, await freeAllocation(panel.ctx, daemon.node), extra);
 
 beforeAll(async () => {
   panel = await startTestPanel();
@@ -71,20 +46,9 @@ afterAll(async () => {
   await panel?.close();
 });
 
-const freeAllocation = async () =>
-  (
-    await panel.ctx.db.db
-      .selectFrom('allocations')
-      .select('id')
-      .where('node_id', '=', daemon.node.id)
-      .where('server_id', 'is', null)
-      .orderBy('id')
-      .executeTakeFirstOrThrow()
-  ).id;
-
 /** A server created through the application API and installed by the daemon. */
 async function installedServer(name: string): Promise<{ internalId: number; identifier: string }> {
-  const created = await app.post('/api/application/servers', serverBody(await freeAllocation(), { name }));
+  const created = await app.post('/api/application/servers', await newServer({ name }));
   expect(created.status, created.text).toBe(201);
   const { id: internalId, identifier } = created.body.attributes as { id: number; identifier: string };
   await waitUntil(
@@ -106,7 +70,7 @@ async function consoleOf(identifier: string, as: TestClient): Promise<TestSocket
 
 describe('a server from create to stop, through the panel and a real daemon', () => {
   it('creates, installs, starts, runs a command, stops', async () => {
-    const created = await app.post('/api/application/servers', serverBody(await freeAllocation()));
+    const created = await app.post('/api/application/servers', await newServer());
     expect(created.status, created.text).toBe(201);
     expect(created.body.attributes).toMatchObject({
       name: 'Integration world',

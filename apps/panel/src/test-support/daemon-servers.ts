@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import type { Egg, Node, Server } from '../db/types.ts';
+import type { TestDaemon } from './daemon.ts';
+import { serverRow } from './fixtures.ts';
+import type { TestPanel } from './panel.ts';
+
+// Servers on a real test daemon, for the panel tests that go through one.
+
+/**
+ * Reads until `ok` holds (polling, not a fixed pause) and returns the value; after `ms` it fails
+ * with the last value read, so a hung daemon shows what it was doing.
+ */
+export async function waitUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  ok: (v: T) => boolean,
+  ms = 60_000,
+  every = 100,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** The id of the first allocation of `node` no server holds. */
+export async function freeAllocation(ctx: AppContext, node: Pick<Node, 'id'>): Promise<number> {
+  const row = await ctx.db.db
+    .selectFrom('allocations')
+    .select('id')
+    .where('node_id', '=', node.id)
+    .where('server_id', 'is', null)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * The body of POST /api/application/servers for a small server of the built-in game-server egg on
+ * `allocation`; `extra` overrides any field (e.g. name, skip_scripts).
+ */
+export function serverBody(
+  owner: { id: number },
+  egg: Pick<Egg, 'id'>,
+  allocation: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: 'Integration world',
+    user: owner.id,
+    egg: egg.id,
+    docker_image: 'talon/host-node:20',
+    startup: 'node server.js',
+    environment: { MAX_PLAYERS: '4', MOTD: 'hello there', WORLD_NAME: 'itest' },
+    limits: { memory: 256, swap: 0, disk: 512, io: 500, cpu: 100 },
+    feature_limits: { databases: 0, allocations: 1, backups: 0 },
+    allocation: { default: allocation },
+    ...extra,
+  };
+}
+
+/**
+ * A server row (no install script) that the daemon learns about through its normal creation call,
+ * and its directory on the daemon, made sure to exist for tests that put files there directly.
+ */
+export async function daemonServerRow(
+  panel: TestPanel,
+  daemon: TestDaemon,
+  egg: Egg,
+  ownerId: number,
+): Promise<{ server: Server; root: string }> {
+  const server = await serverRow(panel.ctx, daemon.node, egg, ownerId, { skip_scripts: 1 });
+  await panel.ctx.services.servers.daemonClient.createServer(daemon.node, server.uuid, false);
+  const root = path.join(daemon.node.daemon_base, server.uuid);
+  // The daemon makes the directory itself a moment after answering; should it not within 10 s, the
+  // test makes it, so the tests fail on what they check rather than here.
+  await waitUntil(
+    'the server directory',
+    async () => existsSync(root),
+    (exists) => exists,
+    10_000,
+  ).catch(() => undefined);
+  mkdirSync(root, { recursive: true });
+  return { server, root };
+}
