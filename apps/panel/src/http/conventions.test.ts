@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../db/types.ts';
 import { KEY_TYPE } from '../modules/api-keys/api-keys.service.ts';
-import { firstError, TestClient } from '../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 
 let panel: TestPanel;
@@ -131,12 +131,7 @@ describe('rate limits', () => {
     }
     expect(remaining).toEqual(['2', '1', '0']);
     const res = await key.get('/api/client/account');
-    expect(res.status).toBe(429);
-    expect(firstError(res)).toEqual({
-      code: 'ThrottleRequestsException',
-      status: '429',
-      detail: 'Too Many Attempts.',
-    });
+    expectError(res, 429, 'ThrottleRequestsException', 'Too Many Attempts.');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(res.headers.get('x-ratelimit-limit')).toBe('3');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');

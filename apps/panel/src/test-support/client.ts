@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * A small HTTP client that behaves like the web app: it keeps cookies, echoes the XSRF-TOKEN cookie
  * in X-XSRF-TOKEN and sends the JSON headers. `bearer` switches it to API-key authentication.
@@ -91,4 +93,13 @@ export class TestClient {
 /** The `errors[0]` of an error body. */
 export function firstError(res: Res): { code: string; status: string; detail: string; meta?: any } {
   return (res.body as { errors: { code: string; status: string; detail: string; meta?: any }[] }).errors[0]!;
+}
+
+/**
+ * Asserts an error answer in the reference's format: the HTTP status and the first error's code,
+ * status and detail (the body's text is the message when the status is wrong).
+ */
+export function expectError(res: Res, status: number, code: string, detail: string): void {
+  expect(res.status, res.text).toBe(status);
+  expect(firstError(res)).toEqual({ code, status: String(status), detail });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../lib/passwords.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { KEY_TYPE } from '../api-keys/api-keys.service.ts';
 
@@ -41,12 +41,7 @@ describe('GET /api/client/account', () => {
       });
     }
     const guest = await new TestClient(panel.url).get('/api/client/account');
-    expect(guest.status).toBe(401);
-    expect(firstError(guest)).toEqual({
-      code: 'AuthenticationException',
-      status: '401',
-      detail: 'Unauthenticated.',
-    });
+    expectError(guest, 401, 'AuthenticationException', 'Unauthenticated.');
     expect(
       (await TestClient.withKey(panel.url, `ptlc_${'a'.repeat(43)}`).get('/api/client/account')).status,
     ).toBe(401);
@@ -62,12 +57,12 @@ describe('PUT /api/client/account/email', () => {
       { email: 'not an email' },
     ]) {
       const res = await client.put('/api/client/account/email', body);
-      expect(res.status).toBe(400);
-      expect(firstError(res)).toEqual({
-        code: 'InvalidPasswordProvidedException',
-        status: '400',
-        detail: 'The password provided was invalid for this account.',
-      });
+      expectError(
+        res,
+        400,
+        'InvalidPasswordProvidedException',
+        'The password provided was invalid for this account.',
+      );
     }
     expect((await client.get('/api/client/account')).body.attributes.email).toBe(user.email);
   });
@@ -131,8 +126,7 @@ describe('PUT /api/client/account/email', () => {
     const client = await panel.signedIn(user);
     client.sendXsrf = false;
     const res = await client.put('/api/client/account/email', { email: 'x@example.com', password: PASSWORD });
-    expect(res.status).toBe(419);
-    expect(firstError(res)).toEqual({ code: 'HttpException', status: '419', detail: 'CSRF token mismatch.' });
+    expectError(res, 419, 'HttpException', 'CSRF token mismatch.');
     expect((await new TestClient(panel.url).put('/api/client/account/email', {})).status).toBe(401);
     expect((await client.get('/api/client/account')).body.attributes.email).toBe(user.email);
   });

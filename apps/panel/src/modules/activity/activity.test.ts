@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 let panel: TestPanel;
@@ -88,12 +88,12 @@ describe('GET /api/client/account/activity', () => {
     const either = await client.get('/api/client/account/activity?filter[event]=n01,n02');
     expect(events(either)).toEqual(['test:event.n01', 'test:event.n02']);
     const bad = await client.get('/api/client/account/activity?filter[ip]=10');
-    expect(bad.status).toBe(400);
-    expect(firstError(bad)).toEqual({
-      code: 'InvalidFilterQuery',
-      status: '400',
-      detail: 'Requested filter(s) `ip` are not allowed. Allowed filter(s) are `event`.',
-    });
+    expectError(
+      bad,
+      400,
+      'InvalidFilterQuery',
+      'Requested filter(s) `ip` are not allowed. Allowed filter(s) are `event`.',
+    );
     const sort = await client.get('/api/client/account/activity?sort=event');
     expect(sort.status).toBe(400);
     expect(firstError(sort).code).toBe('InvalidSortQuery');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { KEY_TYPE } from './api-keys.service.ts';
 
@@ -139,12 +139,7 @@ describe('POST /api/client/account/api-keys', () => {
       await panel.ctx.services.apiKeys.create(user, KEY_TYPE.client, { description: `k${i}` });
     }
     const res = await createKey(await panel.signedIn(user), { description: 'one too many' });
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'DisplayException',
-      status: '400',
-      detail: 'You have reached the account limit for number of API keys.',
-    });
+    expectError(res, 400, 'DisplayException', 'You have reached the account limit for number of API keys.');
   });
 
   it('refuses a session request without the XSRF header (419) and a guest (401)', async () => {
@@ -269,20 +264,19 @@ describe('application keys', () => {
     expect(adminKey.key.identifier).toMatch(/^ptla_[A-Za-z0-9]{11}$/u);
     const client = TestClient.withKey(panel.url, adminKey.key.identifier + adminKey.secret);
     const refused = await client.get('/api/client/account');
-    expect(refused.status).toBe(403);
-    expect(firstError(refused)).toEqual({
-      code: 'AccessDeniedHttpException',
-      status: '403',
-      detail:
-        'You are attempting to use an application API key on an endpoint that requires a client API key.',
-    });
+    expectError(
+      refused,
+      403,
+      'AccessDeniedHttpException',
+      'You are attempting to use an application API key on an endpoint that requires a client API key.',
+    );
     const app = await client.get('/api/application/not-a-route');
-    expect(app.status).toBe(404);
-    expect(firstError(app)).toEqual({
-      code: 'NotFoundHttpException',
-      status: '404',
-      detail: 'The route api/application/not-a-route could not be found.',
-    });
+    expectError(
+      app,
+      404,
+      'NotFoundHttpException',
+      'The route api/application/not-a-route could not be found.',
+    );
 
     const userKey = await panel.ctx.services.apiKeys.create(user, KEY_TYPE.application, {
       description: 'app',
@@ -290,12 +284,12 @@ describe('application keys', () => {
     const denied = await TestClient.withKey(panel.url, userKey.key.identifier + userKey.secret).get(
       '/api/application/not-a-route',
     );
-    expect(denied.status).toBe(403);
-    expect(firstError(denied)).toEqual({
-      code: 'AccessDeniedHttpException',
-      status: '403',
-      detail: 'This account does not have permission to access the API.',
-    });
+    expectError(
+      denied,
+      403,
+      'AccessDeniedHttpException',
+      'This account does not have permission to access the API.',
+    );
     const userClientKey = await keyClient(panel, user);
     expect((await userClientKey.get('/api/application/not-a-route')).status).toBe(403);
     expect((await new TestClient(panel.url).get('/api/application/not-a-route')).status).toBe(401);

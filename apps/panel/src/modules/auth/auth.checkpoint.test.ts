@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { enableTwoFactor, totpCode } from '../../test-support/totp.ts';
 
@@ -60,8 +60,7 @@ describe('POST /auth/login/checkpoint', () => {
       confirmation_token: second.body.data.confirmation_token,
       authentication_code: code,
     });
-    expect(replay.status).toBe(400);
-    expect(firstError(replay)).toEqual({ code: 'DisplayException', status: '400', detail: INVALID });
+    expectError(replay, 400, 'DisplayException', INVALID);
     expect((await again.get('/api/client/account')).status).toBe(401);
     const events = await panel.ctx.db.db
       .selectFrom('activity_logs')
@@ -85,8 +84,7 @@ describe('POST /auth/login/checkpoint', () => {
       confirmation_token: 'x'.repeat(64),
       authentication_code: code,
     });
-    expect(badToken.status).toBe(400);
-    expect(firstError(badToken)).toEqual({ code: 'DisplayException', status: '400', detail: INVALID });
+    expectError(badToken, 400, 'DisplayException', INVALID);
     expect((await client.get('/api/client/account')).status).toBe(401);
     // The right pair still works afterwards.
     const ok = await client.post('/auth/login/checkpoint', {
@@ -104,8 +102,7 @@ describe('POST /auth/login/checkpoint', () => {
       confirmation_token: 'abc',
       authentication_code: '123456',
     });
-    expect(none.status).toBe(400);
-    expect(firstError(none)).toEqual({ code: 'DisplayException', status: '400', detail: expired });
+    expectError(none, 400, 'DisplayException', expired);
 
     const { secret, client, token } = await pendingLogin();
     const id = sha256Hex(client.cookies.get('talon_session')!);
@@ -183,12 +180,7 @@ describe('POST /auth/login/checkpoint', () => {
       confirmation_token: second.body.data.confirmation_token,
       recovery_token: recovery,
     });
-    expect(reuse.status).toBe(400);
-    expect(firstError(reuse)).toEqual({
-      code: 'DisplayException',
-      status: '400',
-      detail: 'The recovery token provided is not valid.',
-    });
+    expectError(reuse, 400, 'DisplayException', 'The recovery token provided is not valid.');
     const other = await again.post('/auth/login/checkpoint', {
       confirmation_token: second.body.data.confirmation_token,
       recovery_token: tokens[4],

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 let panel: TestPanel;
@@ -85,12 +85,7 @@ describe('POST /auth/login', () => {
       {},
     ]) {
       const res = await client.post('/auth/login', body);
-      expect(res.status).toBe(400);
-      expect(firstError(res)).toEqual({
-        code: 'DisplayException',
-        status: '400',
-        detail: 'No account matching those credentials could be found.',
-      });
+      expectError(res, 400, 'DisplayException', 'No account matching those credentials could be found.');
     }
     expect((await client.get('/api/client/account')).status).toBe(401);
     const fails = await panel.ctx.db.db
@@ -107,8 +102,7 @@ describe('POST /auth/login', () => {
     await client.get('/sanctum/csrf-cookie');
     client.sendXsrf = false;
     const res = await client.post('/auth/login', { user: user.username, password: 'hunter2hunter2' });
-    expect(res.status).toBe(419);
-    expect(firstError(res)).toEqual({ code: 'HttpException', status: '419', detail: 'CSRF token mismatch.' });
+    expectError(res, 419, 'HttpException', 'CSRF token mismatch.');
     client.sendXsrf = true;
     client.extraHeaders['x-xsrf-token'] = 'not-the-token';
     const wrong = new TestClient(panel.url);
@@ -179,12 +173,7 @@ describe('POST /auth/login', () => {
     for (let i = 0; i < 10; i++)
       expect((await fresh().login(user.username, 'hunter2hunter2')).status).toBe(200);
     const res = await fresh().login(user.username, 'hunter2hunter2');
-    expect(res.status).toBe(429);
-    expect(firstError(res)).toEqual({
-      code: 'ThrottleRequestsException',
-      status: '429',
-      detail: 'Too Many Attempts.',
-    });
+    expectError(res, 429, 'ThrottleRequestsException', 'Too Many Attempts.');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     const checkpoint = fresh();
     await checkpoint.get('/sanctum/csrf-cookie');
@@ -223,12 +212,7 @@ describe('POST /auth/logout', () => {
     const client = fromNewIp();
     await client.get('/sanctum/csrf-cookie');
     const res = await client.post('/auth/logout');
-    expect(res.status).toBe(401);
-    expect(firstError(res)).toEqual({
-      code: 'AuthenticationException',
-      status: '401',
-      detail: 'Unauthenticated.',
-    });
+    expectError(res, 401, 'AuthenticationException', 'Unauthenticated.');
   });
 
   it('needs the XSRF header, then ends the session for good', async () => {

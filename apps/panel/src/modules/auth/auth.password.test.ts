@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { mailText, startSmtpServer, type CapturedMail } from '../../test-support/smtp.ts';
 import { enableTwoFactor } from '../../test-support/totp.ts';
@@ -119,12 +119,7 @@ describe('POST /auth/password', () => {
     expect((await client.post('/auth/password', { email: 'a@example.com' })).status).toBe(200);
     expect((await client.post('/auth/password', { email: 'b@example.com' })).status).toBe(200);
     const third = await client.post('/auth/password', { email: 'c@example.com' });
-    expect(third.status).toBe(429);
-    expect(firstError(third)).toEqual({
-      code: 'ThrottleRequestsException',
-      status: '429',
-      detail: 'Too Many Attempts.',
-    });
+    expectError(third, 429, 'ThrottleRequestsException', 'Too Many Attempts.');
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
@@ -166,12 +161,7 @@ describe('POST /auth/password/reset', () => {
       password: 'third-pass-1',
       password_confirmation: 'third-pass-1',
     });
-    expect(again.status).toBe(400);
-    expect(firstError(again)).toEqual({
-      code: 'DisplayException',
-      status: '400',
-      detail: 'This password reset token is invalid.',
-    });
+    expectError(again, 400, 'DisplayException', 'This password reset token is invalid.');
   });
 
   it('refuses a token older than 60 minutes, a wrong token and an unknown email alike', async () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The captcha provider is the one thing that cannot run here: a local stand-in plays its
@@ -51,12 +51,7 @@ describe('reCAPTCHA on sign-in', () => {
         password: 'hunter2hunter2',
         ...(captcha ? { 'g-recaptcha-response': captcha } : {}),
       });
-      expect(res.status).toBe(400);
-      expect(firstError(res)).toEqual({
-        code: 'HttpException',
-        status: '400',
-        detail: 'Failed to validate reCAPTCHA data.',
-      });
+      expectError(res, 400, 'HttpException', 'Failed to validate reCAPTCHA data.');
     }
     expect(seen.map((f) => f.get('response'))).toEqual(['robot']);
     const ok = await client.post('/auth/login', {

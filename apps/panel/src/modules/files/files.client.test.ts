@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
-import { firstError, type TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, type TestClient } from '../../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
@@ -46,12 +46,12 @@ describe('the order of the checks: server state (409), then permission (403), th
         await ownerClient.postRaw(`${base()}/write`, 'x'),
         await ownerClient.post(`${base()}/chmod`, { root: '/', files: [{ file: 'a', mode: 'rwx' }] }),
       ]) {
-        expect(res.status).toBe(409);
-        expect(firstError(res)).toEqual({
-          code: 'ServerStateConflictException',
-          status: '409',
-          detail: 'This server is currently suspended and the functionality requested is unavailable.',
-        });
+        expectError(
+          res,
+          409,
+          'ServerStateConflictException',
+          'This server is currently suspended and the functionality requested is unavailable.',
+        );
       }
     } finally {
       await setStatus(null);
@@ -66,12 +66,7 @@ describe('the order of the checks: server state (409), then permission (403), th
       await readerClient.postRaw(`${base()}/write`, 'x'),
       await readerClient.post(`${base()}/create-folder`, {}),
     ]) {
-      expect(res.status).toBe(403);
-      expect(firstError(res)).toEqual({
-        code: 'AccessDeniedHttpException',
-        status: '403',
-        detail: 'This action is unauthorized.',
-      });
+      expectError(res, 403, 'AccessDeniedHttpException', 'This action is unauthorized.');
     }
     const invalid = await ownerClient.post(`${base()}/delete`, { files: 'not a list' });
     expect(invalid.status).toBe(422);

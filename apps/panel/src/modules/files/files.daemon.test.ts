@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
-import { firstError, type TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, type TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { daemonServerRow } from '../../test-support/daemon-servers.ts';
 import { addSubuser, gameServerEgg } from '../../test-support/fixtures.ts';
@@ -74,12 +74,12 @@ describe('POST /files/write and GET /files/contents', () => {
   it('refuses files larger than the editor limit without downloading them', async () => {
     writeFileSync(path.join(root, 'big.log'), Buffer.alloc(4 * 1024 * 1024 + 1, 'a'));
     const res = await ownerClient.get(`${base()}/contents?file=big.log`);
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'FileSizeTooLargeException',
-      status: '400',
-      detail: 'The file you are attempting to open is too large to view in the file editor.',
-    });
+    expectError(
+      res,
+      400,
+      'FileSizeTooLargeException',
+      'The file you are attempting to open is too large to view in the file editor.',
+    );
   });
 
   it('keeps paths inside the server: traversal and links out are refused, nothing is written', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { firstError, TestClient, type Res } from '../../test-support/client.ts';
+import { expectError, firstError, type Res, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { applicationClient, FULL, insertNode, READ, UTC_ATOM } from '../application/testing.ts';
 
@@ -37,12 +37,7 @@ describe('access', () => {
     );
     const none = await applicationClient(panel, admin, { r_users: FULL });
     const res = await none.get('/api/application/locations');
-    expect(res.status).toBe(403);
-    expect(firstError(res)).toEqual({
-      code: 'AccessDeniedHttpException',
-      status: '403',
-      detail: 'This action is unauthorized.',
-    });
+    expectError(res, 403, 'AccessDeniedHttpException', 'This action is unauthorized.');
   });
 
   it('a read-only key cannot create, update or delete', async () => {
@@ -191,11 +186,11 @@ describe('DELETE /api/application/locations/{id}', () => {
   it('refuses a location with nodes', async () => {
     const { locationId } = await insertNode(panel);
     const res = await api.delete(`/api/application/locations/${locationId}`);
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'HasActiveNodesException',
-      status: '400',
-      detail: 'Cannot delete a location that has active nodes attached to it.',
-    });
+    expectError(
+      res,
+      400,
+      'HasActiveNodesException',
+      'Cannot delete a location that has active nodes attached to it.',
+    );
   });
 });

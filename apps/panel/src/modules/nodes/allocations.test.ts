@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { firstError, TestClient, type Res } from '../../test-support/client.ts';
+import { expectError, firstError, type Res, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { applicationClient, FULL, insertNode, insertServer, READ } from '../application/testing.ts';
 
@@ -297,12 +297,11 @@ describe('DELETE /api/application/nodes/{id}/allocations/{allocation}', () => {
     const owner = await panel.createUser();
     await insertServer(panel, { ownerId: owner.id, nodeId, allocationId });
     const res = await api.delete(`/api/application/nodes/${nodeId}/allocations/${allocationId}`);
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'ServerUsingAllocationException',
-      status: '400',
-      detail:
-        'A server is currently assigned to this allocation. An allocation can only be deleted if no server is currently assigned.',
-    });
+    expectError(
+      res,
+      400,
+      'ServerUsingAllocationException',
+      'A server is currently assigned to this allocation. An allocation can only be deleted if no server is currently assigned.',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { decrypt } from '../../lib/crypto.ts';
-import { firstError, TestClient, type Res } from '../../test-support/client.ts';
+import { expectError, firstError, type Res, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { applicationClient, FULL, insertNode, insertServer, READ, UTC_ATOM } from '../application/testing.ts';
 
@@ -357,12 +357,12 @@ describe('DELETE /api/application/nodes/{id}', () => {
     const owner = await panel.createUser();
     await insertServer(panel, { ownerId: owner.id, nodeId, allocationId });
     const res = await api.delete(`/api/application/nodes/${nodeId}`);
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'HasActiveServersException',
-      status: '400',
-      detail: 'A node must have no servers linked to it in order to be deleted.',
-    });
+    expectError(
+      res,
+      400,
+      'HasActiveServersException',
+      'A node must have no servers linked to it in order to be deleted.',
+    );
   });
 });
 
@@ -464,11 +464,11 @@ describe('GET /api/application/nodes/deployable', () => {
     );
     expect(firstError(huge).code).toBe('NoViableNodeException');
     const res = await api.get('/api/application/nodes/deployable?memory=999999999&disk=1');
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'NoViableNodeException',
-      status: '400',
-      detail: 'No nodes satisfying the requirements specified for automatic deployment could be found.',
-    });
+    expectError(
+      res,
+      400,
+      'NoViableNodeException',
+      'No nodes satisfying the requirements specified for automatic deployment could be found.',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { freeAllocation, serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
 import { addSubuser, applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
@@ -129,12 +129,12 @@ describe('POST /settings/reinstall against a real daemon', () => {
   it('refuses a suspended server with 409 and leaves it suspended', async () => {
     await panel.ctx.repositories.servers.update(server.id, { status: 'suspended' });
     const res = await ownerClient.post(`${base()}/settings/reinstall`);
-    expect(res.status).toBe(409);
-    expect(firstError(res)).toEqual({
-      code: 'ServerStateConflictException',
-      status: '409',
-      detail: 'This server is currently suspended and the functionality requested is unavailable.',
-    });
+    expectError(
+      res,
+      409,
+      'ServerStateConflictException',
+      'This server is currently suspended and the functionality requested is unavailable.',
+    );
     expect(await status()).toBe('suspended');
     expect(await events('server:reinstall')).toHaveLength(1);
     await panel.ctx.repositories.servers.update(server.id, { status: null });

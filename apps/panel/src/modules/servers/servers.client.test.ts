@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
@@ -158,12 +158,12 @@ describe('GET /api/client/servers/{server}', () => {
     expect(details.status).toBe(200);
     expect(details.body.attributes).toMatchObject({ status: 'installing', is_installing: true });
     const stats = await aliceClient.get(`/api/client/servers/${installing.uuid_short}/resources`);
-    expect(stats.status).toBe(409);
-    expect(firstError(stats)).toEqual({
-      code: 'ServerStateConflictException',
-      status: '409',
-      detail: 'This server has not yet completed its installation process, please try again later.',
-    });
+    expectError(
+      stats,
+      409,
+      'ServerStateConflictException',
+      'This server has not yet completed its installation process, please try again later.',
+    );
     expect((await aliceClient.get(`/api/client/servers/${installing.uuid_short}/websocket`)).status).toBe(
       409,
     );
@@ -255,12 +255,7 @@ describe('the order of the checks: server state (409), then permission (403), th
       await starterClient.post(url('/power'), { signal: 'random' }),
       await starterClient.post(url('/command'), { command: '' }),
     ]) {
-      expect(res.status).toBe(403);
-      expect(firstError(res)).toEqual({
-        code: 'AccessDeniedHttpException',
-        status: '403',
-        detail: 'This action is unauthorized.',
-      });
+      expectError(res, 403, 'AccessDeniedHttpException', 'This action is unauthorized.');
     }
     const invalid = await bobClient.post(url('/power'), { signal: 'random' });
     expect(invalid.status).toBe(422);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, User } from '../../db/types.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { freeAllocation, serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
 import { addSubuser, applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
@@ -123,12 +123,7 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     socket.close();
 
     const stopped = await client.post(`/api/client/servers/${id}/command`, { command: 'say nobody' });
-    expect(stopped.status).toBe(502);
-    expect(firstError(stopped)).toEqual({
-      code: 'HttpException',
-      status: '502',
-      detail: 'Server must be online in order to send commands.',
-    });
+    expectError(stopped, 502, 'HttpException', 'Server must be online in order to send commands.');
   });
 
   it('answers a command to a server that was never started with 502 "Server must be online" (reference)', async () => {
@@ -155,12 +150,12 @@ describe('a server from create to stop, through the panel and a real daemon', ()
 
     expect((await app.post(`/api/application/servers/${internalId}/suspend`)).status).toBe(204);
     const refused = await client.post(`/api/client/servers/${identifier}/power`, { signal: 'start' });
-    expect(refused.status).toBe(409);
-    expect(firstError(refused)).toEqual({
-      code: 'ServerStateConflictException',
-      status: '409',
-      detail: 'This server is currently suspended and the functionality requested is unavailable.',
-    });
+    expectError(
+      refused,
+      409,
+      'ServerStateConflictException',
+      'This server is currently suspended and the functionality requested is unavailable.',
+    );
     expect((await client.get(`/api/client/servers/${identifier}/websocket`)).status).toBe(409);
     expect((await app.post(`/api/application/servers/${internalId}/unsuspend`)).status).toBe(204);
     expect((await client.get(`/api/client/servers/${identifier}/resources`)).status).toBe(200);

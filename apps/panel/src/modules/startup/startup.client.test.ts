@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
-import { firstError, type TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, type TestClient } from '../../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow, subuserClient } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
@@ -201,12 +201,12 @@ describe('the order of the checks: server state (409), then permission (403), th
         await ownerClient.put(`${base()}/settings/docker-image`, { docker_image: 'bad image!$' }),
         await ownerClient.get(`${base()}/startup`),
       ]) {
-        expect(res.status).toBe(409);
-        expect(firstError(res)).toEqual({
-          code: 'ServerStateConflictException',
-          status: '409',
-          detail: 'This server is currently suspended and the functionality requested is unavailable.',
-        });
+        expectError(
+          res,
+          409,
+          'ServerStateConflictException',
+          'This server is currently suspended and the functionality requested is unavailable.',
+        );
       }
     } finally {
       await suspend(null);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decrypt } from '../../lib/crypto.ts';
-import { firstError, TestClient } from '../../test-support/client.ts';
+import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { enableTwoFactor, totpCode } from '../../test-support/totp.ts';
 import { KEY_TYPE } from '../api-keys/api-keys.service.ts';
@@ -46,12 +46,12 @@ describe('GET /api/client/account/two-factor', () => {
     const user = await panel.createUser();
     await enableTwoFactor(panel, user);
     const res = await (await panel.signedIn(user)).get('/api/client/account/two-factor');
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'BadRequestHttpException',
-      status: '400',
-      detail: 'Two-factor authentication is already enabled on this account.',
-    });
+    expectError(
+      res,
+      400,
+      'BadRequestHttpException',
+      'Two-factor authentication is already enabled on this account.',
+    );
     expect((await new TestClient(panel.url).get('/api/client/account/two-factor')).status).toBe(401);
   });
 });
@@ -87,8 +87,7 @@ describe('POST /api/client/account/two-factor', () => {
     const secret = await setup(client);
     const code = await totpCode(secret);
     const wrong = await client.post('/api/client/account/two-factor', { code, password: 'nope-nope' });
-    expect(wrong.status).toBe(400);
-    expect(firstError(wrong)).toEqual({ code: 'BadRequestHttpException', status: '400', detail: NOT_VALID });
+    expectError(wrong, 400, 'BadRequestHttpException', NOT_VALID);
     const ok = await client.post('/api/client/account/two-factor', { code, password: PASSWORD });
     expect(ok.status).toBe(200);
   });
@@ -104,12 +103,12 @@ describe('POST /api/client/account/two-factor', () => {
     const bad = await client.post('/api/client/account/two-factor', {
       code: code === '999999' ? '000000' : '999999',
     });
-    expect(bad.status).toBe(400);
-    expect(firstError(bad)).toEqual({
-      code: 'TwoFactorAuthenticationTokenInvalid',
-      status: '400',
-      detail: 'The provided two-factor authentication token was not valid.',
-    });
+    expectError(
+      bad,
+      400,
+      'TwoFactorAuthenticationTokenInvalid',
+      'The provided two-factor authentication token was not valid.',
+    );
     const short = await client.post('/api/client/account/two-factor', { code: '12345' });
     expect(short.status).toBe(422);
     expect(short.body.errors).toEqual([
@@ -146,8 +145,7 @@ describe('disabling two-factor', () => {
     const client = await panel.signedIn(user);
     for (const body of [{ password: 'wrong-password' }, {}]) {
       const res = await client.post('/api/client/account/two-factor/disable', body);
-      expect(res.status).toBe(400);
-      expect(firstError(res)).toEqual({ code: 'BadRequestHttpException', status: '400', detail: NOT_VALID });
+      expectError(res, 400, 'BadRequestHttpException', NOT_VALID);
     }
     const res = await client.post('/api/client/account/two-factor/disable', { password: PASSWORD });
     expect(res.status).toBe(204);

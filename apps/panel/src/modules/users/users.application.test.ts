@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
-import { firstError, TestClient, type Res } from '../../test-support/client.ts';
+import { expectError, firstError, type Res, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { mailText, startSmtpServer } from '../../test-support/smtp.ts';
 import {
@@ -78,12 +78,7 @@ afterAll(async () => {
 describe('access to /api/application/users', () => {
   it('needs credentials (401)', async () => {
     const res = await new TestClient(panel.url).get('/api/application/users');
-    expect(res.status).toBe(401);
-    expect(firstError(res)).toEqual({
-      code: 'AuthenticationException',
-      status: '401',
-      detail: 'Unauthenticated.',
-    });
+    expectError(res, 401, 'AuthenticationException', 'Unauthenticated.');
   });
 
   it('refuses keys of non-admins (403)', async () => {
@@ -101,12 +96,7 @@ describe('access to /api/application/users', () => {
   it('checks the r_users bits of application keys: none, read-only writing', async () => {
     const none = await applicationClient(panel, admin, { r_nodes: FULL });
     const denied = await none.get('/api/application/users');
-    expect(denied.status).toBe(403);
-    expect(firstError(denied)).toEqual({
-      code: 'AccessDeniedHttpException',
-      status: '403',
-      detail: 'This action is unauthorized.',
-    });
+    expectError(denied, 403, 'AccessDeniedHttpException', 'This action is unauthorized.');
     const readOnly = await applicationClient(panel, admin, { r_users: READ });
     expect((await readOnly.get('/api/application/users')).status).toBe(200);
     for (const res of [
@@ -233,31 +223,30 @@ describe('GET /api/application/users', () => {
 
   it('refuses unknown filters and sorts with 400', async () => {
     const filter = await api.get('/api/application/users?filter[password]=x');
-    expect(filter.status).toBe(400);
-    expect(firstError(filter)).toEqual({
-      code: 'InvalidFilterQuery',
-      status: '400',
-      detail:
-        'Requested filter(s) `password` are not allowed. Allowed filter(s) are `email, uuid, username, external_id`.',
-    });
+    expectError(
+      filter,
+      400,
+      'InvalidFilterQuery',
+      'Requested filter(s) `password` are not allowed. Allowed filter(s) are `email, uuid, username, external_id`.',
+    );
     const sort = await api.get('/api/application/users?sort=email');
-    expect(sort.status).toBe(400);
-    expect(firstError(sort)).toEqual({
-      code: 'InvalidSortQuery',
-      status: '400',
-      detail: 'Requested sort(s) `email` is not allowed. Allowed sort(s) are `id, uuid`.',
-    });
+    expectError(
+      sort,
+      400,
+      'InvalidSortQuery',
+      'Requested sort(s) `email` is not allowed. Allowed sort(s) are `id, uuid`.',
+    );
   });
 
   it('answers 404 for unknown and non-numeric ids', async () => {
     for (const id of ['999999', 'abc']) {
       const res = await api.get(`/api/application/users/${id}`);
-      expect(res.status).toBe(404);
-      expect(firstError(res)).toEqual({
-        code: 'NotFoundHttpException',
-        status: '404',
-        detail: 'The requested resource could not be found on the server.',
-      });
+      expectError(
+        res,
+        404,
+        'NotFoundHttpException',
+        'The requested resource could not be found on the server.',
+      );
     }
   });
 });
@@ -473,13 +462,12 @@ describe('DELETE /api/application/users/{id}', () => {
     const { nodeId, allocationId } = await insertNode(panel);
     await insertServer(panel, { ownerId: created.id, nodeId, allocationId });
     const res = await api.delete(`/api/application/users/${created.id}`);
-    expect(res.status).toBe(400);
-    expect(firstError(res)).toEqual({
-      code: 'DisplayException',
-      status: '400',
-      detail:
-        'Cannot delete a user with active servers attached to their account. Please delete their servers before continuing.',
-    });
+    expectError(
+      res,
+      400,
+      'DisplayException',
+      'Cannot delete a user with active servers attached to their account. Please delete their servers before continuing.',
+    );
   });
 });
 
