@@ -278,6 +278,8 @@ export interface SubusersTable {
   server_id: number;
   /** JSON array of permission keys */
   permissions: string;
+  /** Our extension: JSON array of absolute folders the file permissions are limited to; NULL = whole server */
+  file_paths: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

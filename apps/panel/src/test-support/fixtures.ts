@@ -102,14 +102,15 @@ export async function serverRow(
 /**
  * Makes `user` a subuser of `server` with `permissions`, written straight to the database (the
  * subuser API and its activity log are left out of tests that only need the relation to exist).
- * `times` pins the row's timestamps for tests that assert them.
+ * `times` pins the row's timestamps for tests that assert them; `filePaths` limits the subuser's
+ * file permissions to those folders (our extension).
  */
 export async function addSubuser(
   ctx: AppContext,
   server: Pick<Server, 'id'>,
   user: Pick<User, 'id'>,
   permissions: readonly string[],
-  times: { created_at?: string; updated_at?: string } = {},
+  times: { created_at?: string; updated_at?: string; filePaths?: readonly string[] } = {},
 ): Promise<Subuser> {
   const at = nowIso();
   return ctx.db.db
@@ -118,6 +119,7 @@ export async function addSubuser(
       user_id: user.id,
       server_id: server.id,
       permissions: JSON.stringify(permissions),
+      ...(times.filePaths ? { file_paths: JSON.stringify(times.filePaths) } : {}),
       created_at: times.created_at ?? at,
       updated_at: times.updated_at ?? at,
     })

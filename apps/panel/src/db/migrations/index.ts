@@ -1,9 +1,11 @@
 import { accounts } from './20261122_0001_accounts.ts';
 import { servers } from './20261122_0002_servers.ts';
+import { subuserFilePaths } from './20261125_0003_subuser_file_paths.ts';
 import type { PanelMigration } from './schema-helpers.ts';
 
 /** Every migration, by name. Names sort in the order they run; a landed migration is never edited. */
 export const MIGRATIONS: Record<string, PanelMigration> = {
   '20261122_0001_accounts': accounts,
   '20261122_0002_servers': servers,
+  '20261125_0003_subuser_file_paths': subuserFilePaths,
 };
