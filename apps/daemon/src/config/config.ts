@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isCidr } from '../net/address-policy.ts';
 
 /**
  * The daemon's configuration file: the subset of Wings' `config.yml` (Appendix A) that the process
@@ -32,6 +33,27 @@ export const daemonConfigSchema = z.object({
       upload_request_limit: z.number().min(1).default(1024),
       /** Accepted `aud` values of websocket JWTs; empty = not checked (the panel sends the node URL). */
       jwt_audience: z.array(z.string()).default([]),
+      /** Refuse `files/pull` altogether (Wings' key). */
+      disable_remote_download: z.boolean().default(false),
+      remote_download: z
+        .object({
+          /**
+           * Networks (CIDR) a pull may reach although they are internal (loopback, private,
+           * link-local…): e.g. a mirror on the LAN. Empty: only public addresses.
+           */
+          allowed_networks: z
+            .array(z.string().refine(isCidr, 'must be a network in CIDR notation, e.g. 10.1.0.0/16'))
+            .default([]),
+          /** Most redirects one pull follows (each one checked again). */
+          max_redirects: z.number().int().min(0).max(20).default(5),
+          /** Most seconds one pull may take, from the request to the last byte (Wings: 12 h). */
+          timeout: z
+            .number()
+            .int()
+            .min(1)
+            .default(12 * 3600),
+        })
+        .prefault({}),
     })
     .prefault({}),
   system: z

@@ -9,6 +9,7 @@ import type { Denylist } from '../ws/denylist.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
 import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
+import { registerPullRoutes } from './files-pull.ts';
 import { registerSignedUrlRoutes } from './signed-urls.ts';
 import { UNKNOWN_SERVER } from './plugins.ts';
 import { isUuid } from '../fs/paths.ts';
@@ -81,6 +82,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
   registerFileRoutes(app, config, withServer);
   registerFileOperationRoutes(app, config, withServer);
+  registerPullRoutes(app, config, withServer);
   registerSignedUrlRoutes(app, config, manager);
 
   app.get('/api/servers/:server', async (req, reply) => {
