@@ -284,6 +284,12 @@ export interface SubusersTable {
   updated_at: Timestamp;
 }
 
+/** Counters the database's triggers bump on writes (migration 0004): `server_list`. */
+export interface ChangeGenerationsTable {
+  name: string;
+  value: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -304,6 +310,7 @@ export interface Database {
   servers: ServersTable;
   server_variables: ServerVariablesTable;
   subusers: SubusersTable;
+  change_generations: ChangeGenerationsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -37,6 +37,16 @@ export type ListScope =
 export class ServersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** The counter the database bumps on any change a client server list could show (migration 0004). */
+  async listGeneration(): Promise<number> {
+    const row = await this.db
+      .selectFrom('change_generations')
+      .select('value')
+      .where('name', '=', 'server_list')
+      .executeTakeFirstOrThrow();
+    return Number(row.value);
+  }
+
   /** `{server}` of the client API: the 8-character identifier or the full uuid. */
   findByIdentifier(identifier: string): Promise<Server | undefined> {
     const column = identifier.length === 8 ? 'uuid_short' : 'uuid';

@@ -5,6 +5,7 @@ import { item, pageRequest, paginated, requestUrl } from '../../http/envelope.ts
 import { HttpError } from '../../http/errors.ts';
 import { filters } from '../../http/query.ts';
 import { permittedAccess, serverAccess, serverRoute } from '../../http/server-guard.ts';
+import { ServerListCache } from './server-list-cache.ts';
 import { clientServerPage } from './server-list.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
@@ -22,7 +23,8 @@ const websocketDenied = () =>
 export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
 
-  app.get('/api/client', async (req) => {
+  const listCache = new ServerListCache();
+  app.get('/api/client', async (req, reply) => {
     const { user } = requireActor(req);
     const query = req.query as Record<string, unknown>;
     const filter = filters(query, ['uuid', 'name', 'description', 'external_id', '*']);
@@ -36,12 +38,20 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
     const url = requestUrl(req);
     if ((type === 'admin' || type === 'admin-all') && !admin)
       return paginated('server', [], 0, page, url, true);
-    const { data, total } = await clientServerPage(repositories.servers, user, scope, {
-      search: filter['*']?.join(','),
-      offset: (page.page - 1) * page.perPage,
-      limit: page.perPage,
-    });
-    return paginated('server', data, total, page, url, true);
+    // The generation is read before the rows, so a stored answer is never newer than its label.
+    const key = `${user.id} ${url.href}`;
+    const generation = await repositories.servers.listGeneration();
+    let body = listCache.get(key, generation);
+    if (!body) {
+      const { data, total } = await clientServerPage(repositories.servers, user, scope, {
+        search: filter['*']?.join(','),
+        offset: (page.page - 1) * page.perPage,
+        limit: page.perPage,
+      });
+      body = Buffer.from(JSON.stringify(paginated('server', data, total, page, url, true)));
+      listCache.set(key, generation, body);
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   // Shown in every server state (reference §3.0).
