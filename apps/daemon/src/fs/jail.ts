@@ -15,6 +15,7 @@ import { DIR_FLAGS, READ_FLAGS, WRITE_FLAGS, at, closeQuietly, lstatAt, self } f
 import { FileError, errnoOf, fromOs } from './errors.ts';
 import { sniffMime } from './mime.ts';
 import { cleanPath } from './paths.ts';
+import { insideScope, type FolderScope } from '@talon/shared/files/scope';
 import { chownTree, emptyTree, removeAt, sizeOfTree, type Owner, type WalkReport } from './tree.ts';
 
 const { O_CREAT, O_EXCL } = constants;
@@ -53,6 +54,12 @@ export class Jail {
     readonly root: string,
     /** Owner of created files and directories (when the daemon runs as root), else null. */
     readonly owner: Owner | null = null,
+    /**
+     * Folders a walk that followed a symlink must end inside (a folder-scoped subuser's, our
+     * extension); null: any directory below the root. Callers check the requested path itself;
+     * this checks where the links really led, on the descriptors the operation then uses.
+     */
+    readonly scope: FolderScope = null,
   ) {}
 
   /** The cleaned components of a user path (lexical only). */
@@ -470,6 +477,8 @@ export class Jail {
     }
     // stack[i] was opened as an entry of stack[i - 1], so `..` is a pop and cannot pass stack[0].
     const stack: FileHandle[] = [rootHandle];
+    /** names[i] is the entry stack[i + 1] was opened as: the real location reached so far */
+    const names: string[] = [];
     const queue = [...parts];
     let links = 0;
     let retries = 0;
@@ -481,12 +490,14 @@ export class Jail {
           if (stack.length === 1)
             throw new FileError('outside_root', 'a symlink leads above the server root');
           await closeQuietly(stack.pop()!);
+          names.pop();
           continue;
         }
         const top = stack.at(-1)!;
         const p = at(top, c);
         try {
           stack.push(await open(p, DIR_FLAGS));
+          names.push(c);
           continue;
         } catch (err) {
           const code = errnoOf(err);
@@ -508,6 +519,9 @@ export class Jail {
             throw new FileError('outside_root', `${c} is a symlink to an absolute path`);
           queue.unshift(...target.split('/'));
         }
+      }
+      if (links > 0 && !insideScope(this.scope, `/${names.join('/')}`)) {
+        throw new FileError('outside_root', 'a symlink leads out of the folders this access may use');
       }
       return stack.pop()!;
     } finally {

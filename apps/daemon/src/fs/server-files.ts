@@ -6,6 +6,7 @@ import { copyFile } from './copy.ts';
 import { denylistFor, type FileDenylist } from './denylist.ts';
 import { FileError } from './errors.ts';
 import { Jail, checkMode, type Owner } from './jail.ts';
+import type { FolderScope } from '@talon/shared/files/scope';
 import { stagedKey } from './disk-usage.ts';
 import { StagedFile } from './staged-file.ts';
 
@@ -281,10 +282,13 @@ export function runtimeOwner(runtime: { uid: number; gid: number }): Owner | nul
   return process.getuid?.() === 0 ? { uid: runtime.uid, gid: runtime.gid } : null;
 }
 
-/** A server's files with its current egg denylist, disk account and limit. */
-export function filesOf(server: Server, owner: Owner | null): ServerFiles {
+/**
+ * A server's files with its current egg denylist, disk account and limit; `scope` limits where
+ * symlinks may lead (a folder-scoped subuser's folders, see `Jail`).
+ */
+export function filesOf(server: Server, owner: Owner | null, scope: FolderScope = null): ServerFiles {
   return new ServerFiles({
-    jail: new Jail(server.dir, owner),
+    jail: new Jail(server.dir, owner, scope),
     denylist: () => denylistFor(server.config.settings.egg?.file_denylist),
     disk: server.disk,
     limitBytes: () => server.config.settings.build.disk_space * MIB,

@@ -8,6 +8,7 @@ import { signHs256 } from '../../lib/jwt.ts';
 import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess, UsableServerAccess } from '../servers/server-access.ts';
+import { listingFilter, requireInside, requireInsideUnder, scopeClaim } from './file-scope.ts';
 
 /**
  * A server's files through the client API (reference §3.3 "Files"). Every call is proxied to the
@@ -26,6 +27,7 @@ export class FilesService {
   /** The file's text; files over the edit size are refused before their bytes are downloaded. */
   async contents(access: PermittedServerAccess, query: unknown, actor: ActivityActor): Promise<Buffer> {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
+    requireInside(access, file);
     const body = await this.daemon.fileContents(access.node, access.server.uuid, file, this.maxEditSize);
     if (!body) {
       throw errors.badRequest(
@@ -45,6 +47,7 @@ export class FilesService {
     actor: ActivityActor,
   ): Promise<void> {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
+    requireInside(access, file);
     const content = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
     await this.daemon.writeFile(access.node, access.server.uuid, file, content);
     await this.activity.log('server:file.write', actor, [{ type: 'server', id: access.server.id }], { file });
@@ -53,13 +56,15 @@ export class FilesService {
   /** A directory's entries (reference §3.3: `file_object` list). */
   async list(access: PermittedServerAccess, query: unknown) {
     const { directory } = check<{ directory?: string | null }>(query, { directory: 'nullable|string' });
+    const shown = listingFilter(access, directory ?? '/');
     const entries = await this.daemon.listDirectory(access.node, access.server.uuid, directory ?? '/');
-    return list('file_object', entries.map(fileObject));
+    return list('file_object', entries.filter((e) => shown(e.name)).map(fileObject));
   }
 
   /** A signed, one-time download URL for the node (15 minutes). */
   async download(access: PermittedServerAccess, query: unknown, actor: ActivityActor) {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
+    requireInside(access, file);
     const token = this.signedToken(access, { file_path: file });
     await this.activity.log('server:file.download', actor, this.subject(access), { file });
     return item('signed_url', { url: `${nodeUrl(access.node)}/download/file?token=${token}` });
@@ -79,6 +84,7 @@ export class FilesService {
       'files.*.to': 'required|string',
     });
     const pairs = files.map((f) => ({ from: f.from, to: f.to }));
+    requireInsideUnder(access, root, ...pairs.flatMap((p) => [p.from, p.to]));
     await this.daemon.renameFiles(access.node, access.server.uuid, root, pairs);
     await this.activity.log('server:file.rename', actor, this.subject(access), {
       directory: root,
@@ -88,6 +94,7 @@ export class FilesService {
 
   async copy(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { location } = check<{ location: string }>(body, { location: 'required|string' });
+    requireInside(access, location);
     await this.daemon.copyFile(access.node, access.server.uuid, location);
     await this.activity.log('server:file.copy', actor, this.subject(access), { file: location });
   }
@@ -98,6 +105,8 @@ export class FilesService {
       files: 'required|array',
       'files.*': 'string',
     });
+    requireInside(access, root ?? '/');
+    requireInsideUnder(access, root ?? '/', ...files);
     const archive = await this.daemon.compressFiles(access.node, access.server.uuid, root ?? '/', files);
     await this.activity.log('server:file.compress', actor, this.subject(access), {
       directory: root ?? '/',
@@ -111,6 +120,8 @@ export class FilesService {
       root: 'nullable|string',
       file: 'required|string',
     });
+    requireInside(access, root ?? '/');
+    requireInsideUnder(access, root ?? '/', file);
     await this.daemon.decompressFile(access.node, access.server.uuid, root ?? '/', file);
     await this.activity.log('server:file.decompress', actor, this.subject(access), {
       directory: root ?? '/',
@@ -124,6 +135,7 @@ export class FilesService {
       files: 'required|array',
       'files.*': 'string',
     });
+    requireInsideUnder(access, root, ...files);
     await this.daemon.deleteFiles(access.node, access.server.uuid, root, files);
     await this.activity.log('server:file.delete', actor, this.subject(access), { directory: root, files });
   }
@@ -133,6 +145,7 @@ export class FilesService {
       root: 'nullable|string',
       name: 'required|string',
     });
+    requireInsideUnder(access, root ?? '/', name);
     await this.daemon.createDirectory(access.node, access.server.uuid, name, root ?? '/');
     await this.activity.log('server:file.create-directory', actor, this.subject(access), {
       directory: root ?? '/',
@@ -149,6 +162,7 @@ export class FilesService {
       'files.*.mode': 'required|numeric',
     });
     const changes = files.map((f) => ({ file: f.file, mode: String(f.mode) }));
+    requireInsideUnder(access, root, ...changes.map((c) => c.file));
     await this.daemon.chmodFiles(access.node, access.server.uuid, root, changes);
   }
 
@@ -170,6 +184,7 @@ export class FilesService {
         nbf: now - 300,
         exp: now + SIGNED_URL_SECONDS,
         ...extra,
+        ...scopeClaim(access),
         server_uuid: access.server.uuid,
         user_uuid: access.user.uuid,
         user_id: access.user.id,

@@ -1,4 +1,5 @@
 import { ADMIN_SOCKET_PERMISSIONS, can, WILDCARD } from '@talon/shared';
+import { parseFolderScope, type FolderScope } from '@talon/shared/files/scope';
 import type { Node, Server, Subuser, User } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import type { ServersRepository } from './servers.repository.ts';
@@ -10,6 +11,8 @@ export interface ServerAccess {
   isOwner: boolean;
   /** `['*']` for the owner and root admins, else the subuser's stored keys */
   permissions: string[];
+  /** Our extension: the only folders a subuser's file permissions reach; absent or null = all */
+  fileScope?: FolderScope;
 }
 
 /**
@@ -53,7 +56,13 @@ export function listedServerAccess(user: User, server: Server, subuser: Subuser 
   if (isOwner || user.root_admin === 1) return { server, user, isOwner, permissions: [WILDCARD] };
   // The list only holds servers the caller owns, is a subuser of, or (root admins) any server.
   if (!subuser) throw errors.notFound('The requested resource does not exist on this server.');
-  return { server, user, isOwner, permissions: JSON.parse(subuser.permissions) as string[] };
+  return {
+    server,
+    user,
+    isOwner,
+    permissions: JSON.parse(subuser.permissions) as string[],
+    fileScope: parseFolderScope(subuser.file_paths),
+  };
 }
 
 /**
