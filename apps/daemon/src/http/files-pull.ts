@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { daemonPullRequestSchema } from '@talon/shared/wings/remote-download';
 import type { DaemonConfig } from '../config/config.ts';
 import { AddressPolicy } from '../net/address-policy.ts';
 import { parseRemoteUrl } from '../net/pinned-get.ts';
@@ -16,16 +16,6 @@ export const PULL_MESSAGES = {
   unparsable: 'An error occurred while parsing the request body, please check the request and try again.',
 };
 const MAX_PER_SERVER = 3;
-
-const pullBody = z.object({
-  url: z.string(),
-  root: z.string().nullish(),
-  /** Wings' deprecated name of `root`. */
-  directory: z.string().nullish(),
-  file_name: z.string().nullish(),
-  use_header: z.boolean().nullish(),
-  foreground: z.boolean().nullish(),
-});
 
 /**
  * Wings' remote download routes (protocol §2.4 `files/pull`, §8.15): start one (in the background,
@@ -71,7 +61,7 @@ export function registerPullRoutes(app: FastifyInstance, config: DaemonConfig, w
   app.post(prefix, async (req, reply) => {
     const s = enabled(req, reply);
     if (!s) return reply;
-    const parsed = pullBody.safeParse(req.body);
+    const parsed = daemonPullRequestSchema.safeParse(req.body);
     if (!parsed.success) return reply.code(400).send({ error: PULL_MESSAGES.unparsable, request_id: req.id });
     const body = parsed.data;
     parseRemoteUrl(body.url); // a bad URL or scheme is refused before the limit counts it

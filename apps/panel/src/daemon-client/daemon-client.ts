@@ -1,6 +1,11 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Node } from '../db/types.ts';
+import {
+  daemonPullListSchema,
+  type DaemonPullEntry,
+  type DaemonPullRequest,
+} from '@talon/shared/wings/remote-download';
 import { HttpError } from '../http/errors.ts';
 import { decrypt } from '../lib/crypto.ts';
 
@@ -298,5 +303,20 @@ export class DaemonClient {
 
   async chmodFiles(node: Node, uuid: string, root: string, files: { file: string; mode: string }[]) {
     await this.call(node, 'POST', `/api/servers/${uuid}/files/chmod`, { root, files });
+  }
+
+  /**
+   * Wings `files/pull`: the daemon downloads `body.url` into the server. In the foreground it
+   * answers once the file is complete, so the wait is as long as a download may take (12 h).
+   */
+  async pullFile(node: Node, uuid: string, body: DaemonPullRequest): Promise<void> {
+    const timeout = body.foreground ? 12 * 3600_000 : TIMEOUT_MS;
+    await this.call(node, 'POST', `/api/servers/${uuid}/files/pull`, body, timeout);
+  }
+
+  /** Wings `GET files/pull`: the downloads running for the server. */
+  async pullDownloads(node: Node, uuid: string): Promise<DaemonPullEntry[]> {
+    const res = await this.call(node, 'GET', `/api/servers/${uuid}/files/pull`);
+    return daemonPullListSchema.parse(res.json()).downloads ?? [];
   }
 }

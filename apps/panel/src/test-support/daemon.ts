@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,7 +33,12 @@ export interface TestDaemon {
  * A real daemon process for a panel: the local node (with a few allocations on 127.0.0.1), its
  * configuration file, and `apps/daemon/src/main.ts` started on it. Resolves once it answers HTTP.
  */
-export async function startTestDaemon(ctx: AppContext, allocations = 5): Promise<TestDaemon> {
+export async function startTestDaemon(
+  ctx: AppContext,
+  allocations = 5,
+  /** Extra keys of the daemon's `api` configuration (e.g. `remote_download`). */
+  api: Record<string, unknown> = {},
+): Promise<TestDaemon> {
   const first = 30000 + Math.floor(Math.random() * 20000);
   const { node } = await ensureLocalNode(ctx, {
     daemonPort: await freePort(),
@@ -42,6 +47,10 @@ export async function startTestDaemon(ctx: AppContext, allocations = 5): Promise
   });
   const dir = mkdtempSync(path.join(tmpdir(), 'talon-daemon-'));
   const config = writeDaemonConfig(ctx, node, dir);
+  if (Object.keys(api).length > 0) {
+    const doc = JSON.parse(readFileSync(config, 'utf8')) as { api: Record<string, unknown> };
+    writeFileSync(config, JSON.stringify({ ...doc, api: { ...doc.api, ...api } }), { mode: 0o600 });
+  }
   // Node loads tsx itself: a SIGKILL then reaches the daemon, not a tsx wrapper that would leave it running.
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', config], {
     cwd: root,

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { activityActor } from '../../http/context.ts';
+import { activityActor, requireActor } from '../../http/context.ts';
+import { errors } from '../../http/errors.ts';
 import { permittedAccess, serverRoute } from '../../http/server-guard.ts';
+import { FilePullService } from './files-pull.service.ts';
+
+/** Reference §2.8 `throttle:10,5`: remote pulls per user, a bucket of their own. */
+const PULLS_PER_WINDOW = 10;
+const PULL_WINDOW_MS = 5 * 60_000;
 
 /**
  * Client API file routes (reference §3.3 "Files"). Each declares its permission; the guard answers
@@ -47,6 +53,15 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
     await services.files.createFolder(permittedAccess(req), req.body, activityActor(req));
     return reply.code(204).send();
   });
+  const pulls = new FilePullService(services.servers.daemonClient, services.activity);
+  app.post(`${prefix}/pull`, serverRoute('file.create'), async (req, reply) => {
+    // Counted before the body is checked: refused requests use the allowance too, as in the original.
+    const hit = ctx.apiThrottle.hitNow(`files.pull:${requireActor(req).user.uuid}`, PULL_WINDOW_MS);
+    if (hit.hits > PULLS_PER_WINDOW) throw errors.tooManyRequests(hit.retryAfter, PULLS_PER_WINDOW);
+    await pulls.pull(permittedAccess(req), req.body, activityActor(req));
+    return reply.code(204).send();
+  });
+  app.get(`${prefix}/pull`, serverRoute('file.create'), async (req) => pulls.running(permittedAccess(req)));
   app.post(`${prefix}/chmod`, serverRoute('file.update'), async (req, reply) => {
     await services.files.chmod(permittedAccess(req), req.body);
     return reply.code(204).send();
