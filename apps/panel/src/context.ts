@@ -21,6 +21,7 @@ import { RecoveryTokensRepository } from './modules/two-factor/recovery-tokens.r
 import { TwoFactorService } from './modules/two-factor/two-factor.service.ts';
 import { UsersRepository } from './modules/users/users.repository.ts';
 import { UsersService } from './modules/users/users.service.ts';
+import { WelcomeMail } from './modules/users/welcome-mail.ts';
 import { LocationsRepository } from './modules/locations/locations.repository.ts';
 import { LocationsService } from './modules/locations/locations.service.ts';
 import { AllocationsRepository } from './modules/nodes/allocations.repository.ts';
@@ -41,6 +42,8 @@ import { ServerManagementService } from './modules/servers/server-management.ser
 import { ServerUpdateService } from './modules/servers/server-update.service.ts';
 import { NetworkRepository } from './modules/network/network.repository.ts';
 import { NetworkService } from './modules/network/network.service.ts';
+import { SubusersRepository } from './modules/subusers/subusers.repository.ts';
+import { SubusersService } from './modules/subusers/subusers.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -76,6 +79,7 @@ function createRepositories(db: Db) {
     eggs: new EggsRepository(db.db),
     servers: new ServersRepository(db.db),
     network: new NetworkRepository(db.db),
+    subusers: new SubusersRepository(db.db),
   };
 }
 
@@ -88,6 +92,7 @@ function createServices(
 ) {
   const siteName = () => config.appName;
   const activity = new ActivityService(repos.activity);
+  const welcome = new WelcomeMail(repos.passwordResets, mailer, log, config.appUrl, siteName);
   const daemon = new DaemonClient(config.appKey);
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
@@ -99,16 +104,7 @@ function createServices(
     locations: new LocationsService(repos.locations, activity),
     allocations: new AllocationsService(repos.allocations, nodes, activity),
     includedServers: new IncludedServers(repos),
-    applicationUsers: new ApplicationUsersService(
-      repos.users,
-      repos.applicationUsers,
-      repos.passwordResets,
-      activity,
-      mailer,
-      log,
-      config.appUrl,
-      siteName,
-    ),
+    applicationUsers: new ApplicationUsersService(repos.users, repos.applicationUsers, activity, welcome),
     activity,
     twoFactor,
     users: new UsersService(repos.users),
@@ -134,6 +130,7 @@ function createServices(
       activity,
       config.clientAllocations,
     ),
+    subusers: new SubusersService(repos.subusers, repos.users, daemon, activity, welcome, log),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes, config.appKey),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),

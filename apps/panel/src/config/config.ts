@@ -58,6 +58,7 @@ const schema = z
     APP_2FA_REQUIRED: z.enum(['0', '1', '2']).optional(),
     APP_API_CLIENT_RATELIMIT: z.coerce.number().int().min(1).default(720),
     APP_API_APPLICATION_RATELIMIT: z.coerce.number().int().min(1).default(240),
+    APP_ACTIVITY_HIDE_ADMIN: bool.default(false),
     PTERODACTYL_FILES_MAX_EDIT_SIZE: z.coerce
       .number()
       .int()
@@ -124,6 +125,8 @@ export interface Config {
   rateLimits: { client: number; application: number };
   /** bytes: larger files are not opened in the file editor (and not read through the panel) */
   filesMaxEditSize: number;
+  /** APP_ACTIVITY_HIDE_ADMIN: server activity lists leave out root admins who have no place on the server */
+  activityHideAdmin: boolean;
   /**
    * Server users adding allocations themselves: allowed at all, and the ports the panel may create
    * on the primary allocation's IP when the node has none free there (null: none).
@@ -210,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twoFactorRequired: v.APP_2FA_REQUIRED === undefined ? null : (Number(v.APP_2FA_REQUIRED) as 0 | 1 | 2),
     rateLimits: { client: v.APP_API_CLIENT_RATELIMIT, application: v.APP_API_APPLICATION_RATELIMIT },
     filesMaxEditSize: v.PTERODACTYL_FILES_MAX_EDIT_SIZE,
+    activityHideAdmin: v.APP_ACTIVITY_HIDE_ADMIN,
     clientAllocations: {
       enabled: v.PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED,
       range:

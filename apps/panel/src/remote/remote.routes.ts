@@ -109,7 +109,14 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/api/remote/activity', async (req, reply) => {
     const body = check<{
-      data: { user?: string | null; server: string; event: string; metadata?: unknown; ip?: string | null }[];
+      data: {
+        user?: string | null;
+        server: string;
+        event: string;
+        metadata?: unknown;
+        ip?: string | null;
+        timestamp?: unknown;
+      }[];
     }>(req.body, {
       data: 'required|array',
       'data.*.server': 'required|string',
@@ -129,8 +136,19 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
           string,
           unknown
         >,
+        reportedTime(entry.timestamp),
       );
     }
     return reply.code(204).send();
   });
+}
+
+/**
+ * When a reported event happened (the daemon batches SFTP events for seconds): its ISO time when it
+ * is one and not in the future, else now.
+ */
+function reportedTime(value: unknown): string {
+  const now = Date.now();
+  const at = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return new Date(Number.isNaN(at) || at > now ? now : at).toISOString();
 }

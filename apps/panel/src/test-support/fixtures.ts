@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { ensureBuiltInEggs } from '../bootstrap.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
 import { applicationClient as keyClientOf } from '../modules/application/testing.ts';
-import type { TestClient } from './client.ts';
+import { TestClient } from './client.ts';
 import type { TestPanel } from './panel.ts';
 import type { AppContext } from '../context.ts';
 import type { Egg, Node, Server, Subuser, User } from '../db/types.ts';
 import { ensureLocalNode } from '../embedded/local-node.ts';
+import { decrypt } from '../lib/crypto.ts';
 import { nowIso } from '../lib/time.ts';
 
 /**
@@ -127,13 +128,65 @@ export async function addSubuser(
     .executeTakeFirstOrThrow();
 }
 
-/** A new user made a subuser of `server` with `permissions`, and a client signed in as them. */
+/**
+ * A new user made a subuser of `server` with `permissions`, and a client signed in as them.
+ * `user` picks the new account's name or password (SFTP tests sign in with it); `filePaths` limits
+ * their file permissions to those folders.
+ */
 export async function subuserClient(
   panel: TestPanel,
   server: Pick<Server, 'id'>,
   permissions: readonly string[],
+  opts: { user?: Parameters<TestPanel['createUser']>[0]; filePaths?: readonly string[] } = {},
 ): Promise<{ user: User; client: TestClient }> {
-  const user = await panel.createUser();
-  await addSubuser(panel.ctx, server, user, permissions);
+  const user = await panel.createUser(opts.user);
+  await addSubuser(panel.ctx, server, user, permissions, { filePaths: opts.filePaths });
   return { user, client: await panel.signedIn(user) };
+}
+
+/** A client of `/api/remote` authenticated as `node`'s daemon (its token id and token). */
+export function remoteClient(panel: TestPanel, node: Node): TestClient {
+  return TestClient.withKey(
+    panel.url,
+    `${node.daemon_token_id}.${decrypt(panel.ctx.config.appKey, node.daemon_token)}`,
+  );
+}
+
+/**
+ * The activity entries about `subject` straight from the database, oldest first: event, actor id,
+ * address, properties and every subject as `type:id`.
+ */
+export async function activityAbout(ctx: AppContext, subject: { type: string; id: number }) {
+  const db = ctx.db.db;
+  const rows = await db
+    .selectFrom('activity_logs')
+    .innerJoin('activity_log_subjects as s', 's.activity_log_id', 'activity_logs.id')
+    .select(['activity_logs.id', 'event', 'actor_id', 'ip', 'properties', 'timestamp'])
+    .where('s.subject_type', '=', subject.type)
+    .where('s.subject_id', '=', subject.id)
+    .orderBy('activity_logs.id')
+    .execute();
+  const subjects = rows.length
+    ? await db
+        .selectFrom('activity_log_subjects')
+        .selectAll()
+        .where(
+          'activity_log_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('subject_type')
+        .orderBy('subject_id')
+        .execute()
+    : [];
+  return rows.map((r) => ({
+    event: r.event,
+    actor: r.actor_id,
+    ip: r.ip,
+    timestamp: r.timestamp,
+    properties: JSON.parse(r.properties) as Record<string, unknown>,
+    subjects: subjects
+      .filter((s) => s.activity_log_id === r.id)
+      .map((s) => `${s.subject_type}:${s.subject_id}`),
+  }));
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ActivityLog, Database } from '../../db/types.ts';
+import type { ActivityLog, Database, User } from '../../db/types.ts';
 
 export interface NewActivity {
   event: string;
@@ -19,6 +19,16 @@ export interface ActivityPage {
 
 export class ActivityRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** The accounts behind a page's actors, in one query. */
+  actors(ids: readonly number[]): Promise<User[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', 'in', [...new Set(ids)])
+      .execute();
+  }
 
   async insert(a: NewActivity, timestamp: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -48,10 +58,20 @@ export class ActivityRepository {
     });
   }
 
-  /** Entries whose subject is the given record, newest first or oldest first. */
+  /**
+   * Entries whose subject is the given record, newest first or oldest first. `hideAdminsOf` leaves
+   * out entries whose actor is a root admin who is neither the server's owner nor its subuser
+   * (`APP_ACTIVITY_HIDE_ADMIN`, reference §3.3 "GET /activity").
+   */
   async forSubject(
     subject: { type: string; id: number },
-    opts: { eventLike?: string[]; descending: boolean; offset: number; limit: number },
+    opts: {
+      eventLike?: string[];
+      descending: boolean;
+      offset: number;
+      limit: number;
+      hideAdminsOf?: { serverId: number; ownerId: number };
+    },
   ): Promise<ActivityPage> {
     let base = this.db
       .selectFrom('activity_logs')
@@ -65,6 +85,32 @@ export class ActivityRepository {
         eb.or(
           likes.map((v) =>
             eb(eb.fn('lower', ['activity_logs.event']), 'like', `%${escapeLike(v.toLowerCase())}%`),
+          ),
+        ),
+      );
+    }
+    const hidden = opts.hideAdminsOf;
+    if (hidden) {
+      base = base.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('users as admin')
+              .select('admin.id')
+              .whereRef('admin.id', '=', 'activity_logs.actor_id')
+              .where('admin.root_admin', '=', 1)
+              .where('admin.id', '!=', hidden.ownerId)
+              .where((inner) =>
+                inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom('subusers as member')
+                      .select('member.id')
+                      .whereRef('member.user_id', '=', 'admin.id')
+                      .where('member.server_id', '=', hidden.serverId),
+                  ),
+                ),
+              ),
           ),
         ),
       );

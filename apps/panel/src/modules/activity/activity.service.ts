@@ -11,15 +11,20 @@ export interface ActivityActor {
 export class ActivityService {
   constructor(private readonly repo: ActivityRepository) {}
 
+  /**
+   * Records `event` by `actor` about `subjects`. `at` is when it happened, for events reported
+   * afterwards (the daemon's SFTP batches); by default now.
+   */
   log(
     event: string,
     actor: ActivityActor,
     subjects: NewActivity['subjects'],
     properties: Record<string, unknown> = {},
+    at: string = nowIso(),
   ): Promise<void> {
     return this.repo.insert(
       { event, ip: actor.ip, actorId: actor.userId, apiKeyId: actor.apiKeyId, properties, subjects },
-      nowIso(),
+      at,
     );
   }
 }

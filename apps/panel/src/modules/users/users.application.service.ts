@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomRule } from '@talon/shared';
-import type { Logger } from 'pino';
 import type { User } from '../../db/types.ts';
 import { errors } from '../../http/errors.ts';
-import { randomAlnum, sha256Hex } from '../../lib/crypto.ts';
+import { randomAlnum } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
-import type { Mailer } from '../../mail/mailer.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { ListParams } from '../application/listing.ts';
 import { flag, unique, validateBody } from '../application/validation.ts';
-import type { PasswordResetsRepository } from '../auth/password-resets.repository.ts';
 import type { ApplicationUsersRepository } from './users.application.repository.ts';
 import type { UsersRepository } from './users.repository.ts';
+import type { WelcomeMail } from './welcome-mail.ts';
 
 /**
  * The reference's username rule (checked lower-cased): starts and ends alphanumeric, so at least
@@ -50,20 +48,13 @@ interface UserBody {
   root_admin?: unknown;
 }
 
-/** Mailed setup links are password-reset tokens, so they expire as those do. */
-const SETUP_LINK_MINUTES = 60;
-
 /** Users of the application API: list, lookup, create (with the welcome mail), update, delete. */
 export class ApplicationUsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly repo: ApplicationUsersRepository,
-    private readonly resets: PasswordResetsRepository,
     private readonly activity: ActivityService,
-    private readonly mailer: Mailer,
-    private readonly log: Logger,
-    private readonly appUrl: string,
-    private readonly siteName: () => string,
+    private readonly welcome: WelcomeMail,
   ) {}
 
   list(params: ListParams) {
@@ -114,7 +105,7 @@ export class ApplicationUsersService {
     await this.activity.log('user:create', actor, [{ type: 'user', id: user.id }], {
       username: user.username,
     });
-    await this.sendWelcome(user, !input.password);
+    await this.welcome.send(user, { withSetupLink: !input.password });
     return user;
   }
 
@@ -148,43 +139,5 @@ export class ApplicationUsersService {
     }
     await this.repo.delete(user.id);
     await this.activity.log('user:delete', actor, [], { id: user.id, username: user.username });
-  }
-
-  /**
-   * "Your account was created" mail; without a chosen password it carries a link to set one (a
-   * password-reset token). A mail failure is logged, not reported: the account exists either way.
-   */
-  private async sendWelcome(user: User, withSetupLink: boolean): Promise<void> {
-    const lines = [
-      `Hello ${user.name_first || user.username},`,
-      '',
-      `An account was created for you on ${this.siteName()}.`,
-      '',
-      `Username: ${user.username}`,
-      `Email: ${user.email}`,
-      `Panel: ${this.appUrl}`,
-    ];
-    try {
-      if (withSetupLink) {
-        const token = randomAlnum(64);
-        await this.resets.insert(user.email, sha256Hex(token), nowIso());
-        const link = `${this.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
-        lines.push(
-          '',
-          'To choose your password, open this link:',
-          '',
-          link,
-          '',
-          `The link works once, for ${SETUP_LINK_MINUTES} minutes. Afterwards, use "Forgot password?" on the sign-in page.`,
-        );
-      }
-      await this.mailer.send({
-        to: user.email,
-        subject: `${this.siteName()}: your account`,
-        text: lines.join('\n'),
-      });
-    } catch (e) {
-      this.log.warn({ err: e, userId: user.id }, 'The account mail could not be sent');
-    }
   }
 }
