@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { httpErrorToHuman } from '../../../api/errors.ts';
 import { FlashMessageRender } from '../../../app/FlashMessageRender.tsx';
@@ -15,6 +16,7 @@ import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { BulkBar } from './BulkBar.tsx';
 import { CreateDirectoryModal } from './CreateDirectoryModal.tsx';
 import { FileRow } from './FileRow.tsx';
+import { PullFileModal } from './PullFileModal.tsx';
 import { DIRECTORY_MODAL_FLASH, FILES_FLASH } from './flash.ts';
 import { visibleEntries } from './listing.ts';
 import { CONTAINER_ROOT, directoryFromHash, hashFor } from './paths.ts';
@@ -22,7 +24,7 @@ import { useFileSelection } from './selection.ts';
 import { UploadList } from './UploadList.tsx';
 import { useDropUpload } from './useDropUpload.ts';
 import { useFileActions } from './useFileActions.ts';
-import { useFileList } from './useFileList.ts';
+import { fileListKey, useFileList } from './useFileList.ts';
 import { useUploads } from './useUploads.ts';
 
 /** /server/{id}/files (spec 001 §2 "File manager"): the folder named by the URL hash. */
@@ -38,6 +40,8 @@ export function FilesPage() {
   const uploads = useUploads(server.id);
   const selected = useFileSelection((s) => s.selected);
   const [creating, setCreating] = useState(false);
+  const [pulling, setPulling] = useState(false);
+  const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const canCreate = can(permissions, 'file.create');
   const canOpen = can(permissions, 'file.read-content');
@@ -70,7 +74,7 @@ export function FilesPage() {
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <Breadcrumbs directory={directory} />
         {canCreate && (
-          <div className="flex shrink-0 gap-2">
+          <div className="flex shrink-0 flex-wrap gap-2">
             <Button
               variant="secondary"
               onClick={() => setCreating(true)}
@@ -84,6 +88,9 @@ export function FilesPage() {
             >
               {t('new_file')}
             </Link>
+            <Button variant="secondary" onClick={() => setPulling(true)} className="flex-1 whitespace-nowrap">
+              {t('pull_button')}
+            </Button>
             <Button onClick={() => input.current?.click()} className="flex-1 whitespace-nowrap">
               {t('upload_button')}
             </Button>
@@ -180,6 +187,15 @@ export function FilesPage() {
           useGlobalStore.getState().clearFlashes(DIRECTORY_MODAL_FLASH);
           setCreating(false);
           actions.addFolder(name);
+        }}
+      />
+      <PullFileModal
+        visible={pulling}
+        directory={directory}
+        onDismissed={() => setPulling(false)}
+        onPulled={(into) => {
+          setPulling(false);
+          void queryClient.invalidateQueries({ queryKey: fileListKey(server.id, into) });
         }}
       />
       {dragging && (
