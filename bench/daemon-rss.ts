@@ -1,15 +1,19 @@
-// Daemon memory with 50 idle servers, beside the same daemon with 0 servers, in the same run.
-// One panel and one daemon process (`node --import tsx apps/daemon/src/main.ts`), VmRSS from
+// Daemon memory with 50 idle servers beside 0 servers, and the compiled daemon (`npm start`:
+// `node apps/daemon/dist/main.js`) beside the TypeScript sources run through tsx (`node --import
+// tsx apps/daemon/src/main.ts`, how `npm start` ran it before), all in the same run. One panel; the
+// daemon process is restarted in one mode or the other on the same data. VmRSS from
 // /proc/<pid>/status of the daemon's own process:
-//   1. fresh daemon, 0 servers (the baseline);
-//   2. the same process after 50 servers were created and installed through the panel;
-//   3. the daemon restarted: it boots with the 50 installed, stopped servers (the comparable figure);
-//   4. the 50 servers started, each running one tiny idle process (`sleep`), confined as usual.
-// Prints the figures and the ratio (3 / 1) last.
-import { rssKiB, startStack, type CreatedServer } from './support/stack-client.ts';
+//   1. 0 servers, fresh boot;
+//   2. 50 servers created and installed through the panel (compiled daemon, same process);
+//   3. fresh boot with the 50 installed, stopped servers (the comparable figure);
+//   4. the 50 servers started, each running one tiny idle process (`sleep`), confined as usual; the
+//      other mode's figure is taken after a restart, which starts them again.
+// Prints a table (tsx | compiled | compiled / tsx) and the ratio of the target row last.
+import { rssKiB, startStack, type CreatedServer, type Stack } from './support/stack-client.ts';
 
 const SERVERS = 50;
 const SETTLE_MS = 4000;
+type Mode = 'tsx' | 'compiled';
 
 /** Median of a few samples after the process has settled (the figure moves with GC). */
 async function settledRss(pid: number): Promise<number> {
@@ -35,11 +39,34 @@ async function pool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>
   return out;
 }
 
+/** Resolves once the daemon reports every server running (after a start or a restoring boot). */
+async function allRunning(stack: Stack): Promise<number> {
+  const t = Date.now();
+  const headers = { authorization: `Bearer ${stack.info.daemonToken}` };
+  for (;;) {
+    const res = await fetch(`${stack.info.daemon.url}/api/servers`, { headers });
+    const list = (await res.json()) as { state: string }[];
+    const running = list.filter((s) => s.state === 'running').length;
+    if (running === SERVERS) return (Date.now() - t) / 1000;
+    if (Date.now() - t > 60_000) throw new Error(`only ${running} of ${SERVERS} servers running after 60 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 const started = Date.now();
-const stack = await startStack({ allocations: SERVERS });
+const stack = await startStack({ allocations: SERVERS, daemon: 'tsx' });
 const mib = (kib: number) => `${(kib / 1024).toFixed(1).padStart(6)} MiB`;
+const rows: { label: string; figures: Partial<Record<Mode, number>>; note?: string }[] = [];
+async function measure(label: string, mode: Mode, note?: string): Promise<void> {
+  let row = rows.find((r) => r.label === label);
+  if (!row) rows.push((row = { label, figures: {} }));
+  row.figures[mode] = await settledRss(stack.info.daemon.pid);
+  if (note) row.note = note;
+}
 try {
-  const empty = await settledRss(stack.info.daemon.pid);
+  await measure('0 servers, fresh boot', 'tsx');
+  await stack.restartDaemon({ daemon: 'compiled' });
+  await measure('0 servers, fresh boot', 'compiled');
 
   // `sleep` is the tiny idle process of step 4; the echo is the egg's done string.
   const startup = 'echo App ready on port {{SERVER_PORT}}; exec sleep 100000';
@@ -50,14 +77,17 @@ try {
     (i) => stack.createServer(i, startup),
   );
   await stack.waitInstalled(servers);
-  const installSeconds = (Date.now() - t0) / 1000;
-  const afterInstall = await settledRss(stack.info.daemon.pid);
+  const installs = `${SERVERS} installs took ${((Date.now() - t0) / 1000).toFixed(1)} s`;
+  await measure(`${SERVERS} servers, same process after create+install`, 'compiled', installs);
 
-  const daemon = await stack.restartDaemon();
-  const booted = await settledRss(daemon.pid);
+  const idle = `${SERVERS} idle servers, fresh boot`;
+  await stack.restartDaemon({ daemon: 'tsx' });
+  await measure(idle, 'tsx');
+  await stack.restartDaemon({ daemon: 'compiled' });
+  await measure(idle, 'compiled');
 
-  const t1 = Date.now();
   const headers = { authorization: `Bearer ${stack.info.clientKey}`, accept: 'application/json' };
+  const t1 = Date.now();
   await pool(servers, 8, async (s) => {
     const res = await fetch(`${stack.info.panelUrl}/api/client/servers/${s.identifier}/power`, {
       method: 'POST',
@@ -66,32 +96,32 @@ try {
     });
     if (res.status !== 204) throw new Error(`start ${s.identifier}: ${res.status} ${await res.text()}`);
   });
-  const daemonHeaders = { authorization: `Bearer ${stack.info.daemonToken}` };
-  for (;;) {
-    const list = (await (await fetch(`${daemon.url}/api/servers`, { headers: daemonHeaders })).json()) as {
-      state: string;
-    }[];
-    const running = list.filter((s) => s.state === 'running').length;
-    if (running === SERVERS) break;
-    if (Date.now() - t1 > 60_000) throw new Error(`only ${running} of ${SERVERS} servers running after 60 s`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const startSeconds = (Date.now() - t1) / 1000;
-  const running = await settledRss(daemon.pid);
+  await allRunning(stack);
+  const starts = `${SERVERS} starts took ${((Date.now() - t1) / 1000).toFixed(1)} s`;
+  const running = `${SERVERS} servers running a tiny process (sleep)`;
+  await measure(running, 'compiled', starts);
+  await stack.restartDaemon({ daemon: 'tsx' });
+  await allRunning(stack);
+  await measure(running, 'tsx');
 
   console.log(`daemon-rss: VmRSS of the daemon process (median of 5 samples after ${SETTLE_MS / 1000} s)`);
-  console.log(`  0 servers, fresh boot (baseline)                ${mib(empty)}`);
+  console.log(`  ${''.padEnd(48)}  ${'tsx'.padStart(10)}  ${'compiled'.padStart(10)}  compiled/tsx`);
+  for (const { label, figures, note } of rows) {
+    const cell = (mode: Mode) => (figures[mode] === undefined ? '—'.padStart(10) : mib(figures[mode]));
+    const ratio =
+      figures.tsx && figures.compiled ? (figures.compiled / figures.tsx).toFixed(2).padStart(12) : '';
+    console.log(
+      `  ${label.padEnd(48)}  ${cell('tsx')}  ${cell('compiled')}  ${ratio}${note ? `   (${note})` : ''}`,
+    );
+  }
+  const empty = rows[0]!.figures;
+  const booted = rows.find((r) => r.label === idle)!.figures;
+  const run = rows.find((r) => r.label === running)!.figures;
   console.log(
-    `  ${SERVERS} servers, same process after create+install   ${mib(afterInstall)}   (${SERVERS} installs took ${installSeconds.toFixed(1)} s)`,
+    `  per idle server (compiled): ${((booted.compiled! - empty.compiled!) / SERVERS).toFixed(0)} KiB; ` +
+      `per running server: ${((run.compiled! - empty.compiled!) / SERVERS).toFixed(0)} KiB`,
   );
-  console.log(`  ${SERVERS} idle servers, fresh boot                     ${mib(booted)}`);
-  console.log(
-    `  ${SERVERS} servers running a tiny process (sleep)      ${mib(running)}   (${SERVERS} starts took ${startSeconds.toFixed(1)} s)`,
-  );
-  console.log(
-    `  per idle server: ${((booted - empty) / SERVERS).toFixed(0)} KiB; per running server: ${((running - empty) / SERVERS).toFixed(0)} KiB`,
-  );
-  console.log(`  ratio (${SERVERS} idle / 0 servers): ${(booted / empty).toFixed(2)}`);
+  console.log(`  ratio (${SERVERS} idle, compiled / tsx): ${(booted.compiled! / booted.tsx!).toFixed(2)}`);
   console.log(`  (whole run ${((Date.now() - started) / 1000).toFixed(0)} s)`);
 } finally {
   await stack.stop();

@@ -12,6 +12,7 @@ const benches = [
   ['resources', ['node_modules/.bin/tsx', 'bench/resources.ts']],
   ['server-list', ['node_modules/.bin/tsx', 'bench/server-list.ts']],
   ['daemon-rss', ['node_modules/.bin/tsx', 'bench/daemon-rss.ts']],
+  ['startup', ['node', 'bench/startup.mjs']],
   ['console-browser', ['node_modules/.bin/tsx', 'bench/console-browser.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 

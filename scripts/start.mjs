@@ -1,9 +1,12 @@
-// `npm start`: build the web app when it has not been built, then run the panel.
-// `npm run dev`: the panel restarting on change, with Vite's dev server for the web app.
-// `--no-build` skips the web build check (tests that start the whole thing).
+// `npm start`: build the web app and the server code when missing or stale, then run the compiled
+// panel (`apps/panel/dist/main.js`, which runs the compiled daemon).
+// `npm run dev`: the panel restarting on change (TypeScript through tsx), with Vite's dev server.
+// `--no-build` builds nothing and runs the TypeScript sources through tsx, as `npm run dev` does
+// (tests that start the whole thing).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { ensureServerBuilt } from './build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dev = process.argv.includes('--dev');
@@ -26,17 +29,25 @@ if (!dev && build && stale) {
   const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
   if (res.status !== 0) process.exit(res.status ?? 1);
 }
+if (!dev && build) await ensureServerBuilt();
 
-// Node loads tsx itself rather than through the tsx command: the panel is then this process's
-// direct child, with no wrapper in between that relays signals and kills it when it is slow to
-// acknowledge them.
+// Node runs the panel itself (the bundle, or the sources with tsx loaded rather than through the tsx
+// command): the panel is then this process's direct child, with no wrapper in between that relays
+// signals and kills it when it is slow to acknowledge them.
 const panel = dev
   ? spawn(path.join(root, 'node_modules/.bin/tsx'), ['watch', 'apps/panel/src/main.ts'], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, NODE_ENV: 'development' },
     })
-  : spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], { cwd: root, stdio: 'inherit' });
+  : spawn(
+      process.execPath,
+      build ? ['apps/panel/dist/main.js'] : ['--import', 'tsx', 'apps/panel/src/main.ts'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+      },
+    );
 const children = [panel];
 if (dev) children.push(spawn('npm', ['run', 'dev', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' }));
 

@@ -20,12 +20,12 @@ export interface Stack {
   createServer: (n: number, startup?: string) => Promise<CreatedServer>;
   waitInstalled: (servers: CreatedServer[], ms?: number) => Promise<void>;
   /** stops and starts the daemon process (with another console throttle if given) */
-  restartDaemon: (opts?: { throttleLines?: number }) => Promise<DaemonInfo>;
+  restartDaemon: (opts?: { throttleLines?: number; daemon?: 'compiled' | 'tsx' }) => Promise<DaemonInfo>;
   stop: () => Promise<void>;
 }
 
 export async function startStack(
-  opts: { allocations?: number; throttleLines?: number } = {},
+  opts: { allocations?: number; throttleLines?: number; daemon?: 'compiled' | 'tsx' } = {},
 ): Promise<Stack> {
   ownHelpers();
   const { info, child } = await startScript<StackInfo>('bench/support/stack.ts', [JSON.stringify(opts)]);

@@ -2,11 +2,13 @@
 // and a real daemon process for its local node, for the daemon benchmarks. Prints one JSON line
 // (`StackInfo`) and serves until SIGTERM (or until its parent goes away). A loopback control API
 // lets the benchmark restart the daemon: `POST {control}/daemon/restart` (body: optional
-// `{throttleLines}`) answers the new `DaemonInfo`.
-// argv[2]: JSON `{allocations?: number, throttleLines?: number}` (throttleLines overrides the
-// daemon's console throttle, `throttles.lines` per 100 ms; default: the daemon's own default).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// `{throttleLines, daemon}`) answers the new `DaemonInfo`.
+// argv[2]: JSON `{allocations?: number, throttleLines?: number, daemon?: 'compiled' | 'tsx'}`
+// (throttleLines overrides the daemon's console throttle, `throttles.lines` per 100 ms; default:
+// the daemon's own default). `daemon`: its bundle, as `npm start` runs it (the default, built
+// first when stale), or its TypeScript sources through tsx (the baseline of daemon-rss).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,14 +42,25 @@ export interface StackInfo {
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
-const opts = JSON.parse(process.argv[2] ?? '{}') as { allocations?: number; throttleLines?: number };
+type DaemonMode = 'compiled' | 'tsx';
+const opts = JSON.parse(process.argv[2] ?? '{}') as {
+  allocations?: number;
+  throttleLines?: number;
+  daemon?: DaemonMode;
+};
+let daemonMode: DaemonMode = opts.daemon ?? 'compiled';
+const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], {
+  cwd: path.resolve(import.meta.dirname, '../..'),
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+if (built.status !== 0) throw new Error('scripts/build-server.mjs failed');
 
 const panel = await startTestPanel({
   APP_API_CLIENT_RATELIMIT: '100000000',
   APP_API_APPLICATION_RATELIMIT: '100000000',
 });
 // The local node and its allocations, as the test daemon makes them; the daemon process is ours
-// (started with `node --import tsx`, so that its pid is the daemon's own).
+// (started by Node itself, no wrapper, so that its pid is the daemon's own).
 const count = opts.allocations ?? 5;
 const first = 30000 + Math.floor(Math.random() * 20000);
 const { node } = await ensureLocalNode(panel.ctx, {
@@ -72,12 +85,22 @@ async function startDaemon(): Promise<DaemonInfo> {
   // BENCH_DAEMON_CPU_PROF=<dir>: each daemon process writes a V8 CPU profile there when it exits.
   const dir = process.env.BENCH_DAEMON_CPU_PROF;
   const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
-  const args = [...profile, '--import', 'tsx', 'apps/daemon/src/main.ts', '--config', configFile];
+  const main =
+    daemonMode === 'tsx' ? ['--import', 'tsx', 'apps/daemon/src/main.ts'] : ['apps/daemon/dist/main.js'];
+  // BENCH_DAEMON_NODE_ARGS: extra Node options for the daemon (experiments with V8 flags).
+  const extra = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const args = [...profile, ...extra, ...main, '--config', configFile];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
+  // BENCH_DAEMON_LOG=<file>: the daemon's output is appended there too.
+  if (process.env.BENCH_DAEMON_LOG) {
+    const log = createWriteStream(process.env.BENCH_DAEMON_LOG, { flags: 'a' });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
+  }
   daemon = child;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -130,7 +153,8 @@ const control = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const next = JSON.parse(body || '{}') as { throttleLines?: number };
+      const next = JSON.parse(body || '{}') as { throttleLines?: number; daemon?: DaemonMode };
+      if (next.daemon) daemonMode = next.daemon;
       void stopDaemon()
         .then(() => {
           if (next.throttleLines) writeThrottle(next.throttleLines);

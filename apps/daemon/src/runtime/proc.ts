@@ -38,32 +38,65 @@ export async function readStat(pid: number): Promise<ProcStat | null> {
   }
 }
 
-/** All live processes; cheap enough once a second for a node's worth of servers. */
+/** All live processes: one pass over /proc. */
 export async function allStats(): Promise<ProcStat[]> {
   const names = await readdir('/proc');
   const stats = await Promise.all(names.filter((n) => /^\d+$/.test(n)).map((n) => readStat(Number(n))));
   return stats.filter((s): s is ProcStat => s !== null);
 }
 
-/** `root` and every process below it. */
+/** Reads every live process; `allStats`, or a test's counting stand-in. */
+export type ProcessScan = () => Promise<ProcStat[]>;
+
+/** One snapshot of the host's processes, indexed to walk any process tree in it. */
+export class ProcessTable {
+  private readonly byPid = new Map<number, ProcStat>();
+  private readonly children = new Map<number, ProcStat[]>();
+
+  constructor(stats: ProcStat[]) {
+    for (const s of stats) {
+      this.byPid.set(s.pid, s);
+      const list = this.children.get(s.ppid);
+      if (list) list.push(s);
+      else this.children.set(s.ppid, [s]);
+    }
+  }
+
+  /** `root` and every process below it; empty when `root` is gone. */
+  tree(root: number): ProcStat[] {
+    const rootStat = this.byPid.get(root);
+    if (!rootStat) return [];
+    const out = [rootStat];
+    for (let i = 0; i < out.length; i++) out.push(...(this.children.get(out[i]!.pid) ?? []));
+    return out;
+  }
+}
+
+/**
+ * The process table, scanned at most once per `maxAgeMs` however many callers ask: the stats and
+ * watchdog checks of every server on a tick (`ticker.ts`) share one pass over /proc, instead of
+ * each server scanning all of /proc for its own tree.
+ */
+export class SharedProcessTable {
+  private snapshot: { at: number; table: Promise<ProcessTable> } | null = null;
+
+  constructor(
+    private readonly maxAgeMs = 200,
+    private readonly scan: ProcessScan = allStats,
+  ) {}
+
+  read(): Promise<ProcessTable> {
+    const now = Date.now();
+    if (this.snapshot && now - this.snapshot.at < this.maxAgeMs) return this.snapshot.table;
+    const table = this.scan().then((stats) => new ProcessTable(stats));
+    this.snapshot = { at: now, table };
+    return table;
+  }
+}
+
+/** `root` and every process below it, from a fresh scan (signals and kills must not act on old data). */
 export async function processTree(root: number): Promise<ProcStat[]> {
-  const stats = await allStats();
-  const children = new Map<number, ProcStat[]>();
-  for (const s of stats) {
-    const list = children.get(s.ppid);
-    if (list) list.push(s);
-    else children.set(s.ppid, [s]);
-  }
-  const out: ProcStat[] = [];
-  const rootStat = stats.find((s) => s.pid === root);
-  if (!rootStat) return out;
-  const queue = [rootStat];
-  while (queue.length) {
-    const s = queue.shift()!;
-    out.push(s);
-    queue.push(...(children.get(s.pid) ?? []));
-  }
-  return out;
+  return new ProcessTable(await allStats()).tree(root);
 }
 
 export function safeKill(pid: number, signal: NodeJS.Signals): boolean {

@@ -11,8 +11,16 @@ import type {
   RuntimeProcess,
 } from './driver.ts';
 import { NetworkCounter, SocketTable, socketInodes } from './net-usage.ts';
-import { NS_PER_TICK, PAGE_SIZE, processTree, safeKill } from './proc.ts';
+import {
+  NS_PER_TICK,
+  PAGE_SIZE,
+  processTree,
+  safeKill,
+  SharedProcessTable,
+  type ProcessScan,
+} from './proc.ts';
 import { bwrapArgs, joinCgroupsArgv, type SandboxOptions } from './sandbox.ts';
+import { ticker } from './ticker.ts';
 import { STANDARD_PATH, findProgram } from './which.ts';
 
 export interface ProcessDriverOptions {
@@ -27,6 +35,8 @@ export interface ProcessDriverOptions {
   cgroupRoot: string;
   /** Test hook: pretend bwrap is missing. */
   forceNoBwrap?: boolean;
+  /** Test hook: how the process table is read (a counting stand-in for `allStats`). */
+  scanProcesses?: ProcessScan;
 }
 
 /** bwrap and setpriv: on the daemon's PATH, else in the usual system directories. */
@@ -47,11 +57,14 @@ export class ProcessDriver implements RuntimeDriver {
   private readonly dropTo: { uid: number; gid: number; setpriv: string } | null;
   /** One read of the host's TCP sockets per stats tick, shared by every server. */
   private readonly sockets = new SocketTable();
+  /** Without cgroups: one /proc scan per stats or watchdog tick, shared by every server. */
+  private readonly procs: SharedProcessTable;
 
   private constructor(
     private readonly cgroups: CgroupSystem | null,
     private readonly opts: ProcessDriverOptions,
   ) {
+    this.procs = new SharedProcessTable(undefined, opts.scanProcesses);
     const isRoot = process.getuid?.() === 0;
     const bwrap = opts.forceNoBwrap ? null : which('bwrap');
     const setpriv = which('setpriv');
@@ -144,7 +157,7 @@ export class ProcessDriver implements RuntimeDriver {
     argv = joinCgroupsArgv(group?.joinDirs ?? [], argv);
     this.opts.log.debug({ server: spec.id, kind: spec.kind, argv }, 'launching');
     try {
-      return await Launched.start(argv, spec, group, this.sandbox !== null, this.sockets);
+      return await Launched.start(argv, spec, group, this.sandbox !== null, this.sockets, this.procs);
     } catch (err) {
       await group?.destroy();
       throw err;
@@ -165,6 +178,7 @@ class Launched implements RuntimeProcess {
     private readonly group: CgroupHandle | null,
     private readonly confined: boolean,
     private readonly sockets: SocketTable,
+    private readonly procs: SharedProcessTable,
   ) {
     const emit = (chunk: Buffer): void => {
       for (const l of this.listeners) l(chunk);
@@ -172,11 +186,14 @@ class Launched implements RuntimeProcess {
     child.stdout?.on('data', emit);
     child.stderr?.on('data', emit);
     child.stdin?.on('error', () => undefined); // writes after exit must not crash the daemon
-    const watchdog = group ? null : setInterval(() => void this.watch(), WATCHDOG_MS);
+    // The watchdog stands in for cgroups, and only when there is a limit to enforce.
+    const { memoryBytes, pids } = spec.limits;
+    const watched = !group && (memoryBytes > 0 || pids > 0);
+    const stopWatchdog = watched ? ticker.every(WATCHDOG_MS, () => void this.watch()) : null;
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.done = true;
-        if (watchdog) clearInterval(watchdog);
+        stopWatchdog?.();
         void (async () => {
           const oom = this.watchdogOom || ((await group?.oomKilled()) ?? false);
           // Nothing may outlive the launch: kill strays, wait for the pipes, drop the cgroup.
@@ -195,6 +212,7 @@ class Launched implements RuntimeProcess {
     group: CgroupHandle | null,
     confined: boolean,
     sockets: SocketTable,
+    procs: SharedProcessTable,
   ): Promise<Launched> {
     return new Promise((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), {
@@ -203,7 +221,7 @@ class Launched implements RuntimeProcess {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       child.once('error', reject);
-      child.once('spawn', () => resolve(new Launched(child, spec, group, confined, sockets)));
+      child.once('spawn', () => resolve(new Launched(child, spec, group, confined, sockets, procs)));
     });
   }
 
@@ -244,7 +262,7 @@ class Launched implements RuntimeProcess {
     if (this.group) {
       [usage, pids] = await Promise.all([this.group.usage(), this.group.pids()]);
     } else {
-      const tree = await processTree(this.pid);
+      const tree = (await this.procs.read()).tree(this.pid);
       usage = {
         cpuNs: tree.reduce((n, p) => n + p.cpuTicks * NS_PER_TICK, 0),
         memoryBytes: tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0),
@@ -259,7 +277,7 @@ class Launched implements RuntimeProcess {
   /** Without cgroups: poll the tree and kill it when it breaks its memory or process limit. */
   private async watch(): Promise<void> {
     if (this.done) return;
-    const tree = await processTree(this.pid);
+    const tree = (await this.procs.read()).tree(this.pid);
     const mem = tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0);
     const { memoryBytes, pids } = this.spec.limits;
     if ((memoryBytes > 0 && mem > memoryBytes) || (pids > 0 && tree.length > pids)) {

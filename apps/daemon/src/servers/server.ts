@@ -9,6 +9,7 @@ import { Jail } from '../fs/jail.ts';
 import { assertUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { ExitInfo, RuntimeDriver, RuntimeProcess } from '../runtime/driver.ts';
+import { ticker } from '../runtime/ticker.ts';
 import {
   ConsoleThrottle,
   LineSplitter,
@@ -74,7 +75,7 @@ export class Server {
   private exitWaiters: (() => void)[] = [];
   private lastCrashAt: number | null = null;
   private startedAt = 0;
-  private statsTimer: NodeJS.Timeout | null = null;
+  private stopStats: (() => void) | null = null;
   private lastCpu: { ns: number; at: number } | null = null;
   private usage = { memory: 0, cpu: 0, rx: 0, tx: 0 };
 
@@ -261,7 +262,7 @@ export class Server {
       else if (verdict === 'notice') this.notice(THROTTLE_NOTICE);
     });
     proc.onOutput((chunk) => splitter.push(chunk));
-    this.statsTimer = setInterval(() => void this.sampleStats(), this.deps.config.runtime.stats_interval_ms);
+    this.stopStats = ticker.every(this.deps.config.runtime.stats_interval_ms, () => void this.sampleStats());
     void proc.exited.then((info) => {
       splitter.flush();
       this.onExit(info);
@@ -288,8 +289,8 @@ export class Server {
 
   private onExit(info: ExitInfo): void {
     this.proc = null;
-    if (this.statsTimer) clearInterval(this.statsTimer);
-    this.statsTimer = null;
+    this.stopStats?.();
+    this.stopStats = null;
     const wasStopping = this.state === 'stopping';
     this.setState('offline');
     for (const w of this.exitWaiters.splice(0)) w();

@@ -15,12 +15,23 @@ const root = path.resolve(import.meta.dirname, '../../../..');
 export const LOCAL_DAEMON_KILL_AFTER_MS = 12_000;
 
 /**
- * The daemon as a child process. Node loads tsx itself (`--import`) instead of going through the
- * tsx command, so the pid the supervisor watches and signals is the daemon's own: a wrapper would
- * leave the real daemon running, holding its ports, when it is killed.
+ * How the daemon is run: its bundle when the panel itself runs from its bundle (`npm start`, which
+ * builds both), else its TypeScript sources with tsx (`npm run dev`, tests). This module's own URL
+ * tells which: it ends in `.ts` only when the sources are being run.
+ */
+export function localDaemonArgs(config: string, moduleUrl = import.meta.url): string[] {
+  return moduleUrl.endsWith('.ts')
+    ? ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', config]
+    : ['apps/daemon/dist/main.js', '--config', config];
+}
+
+/**
+ * The daemon as a child process. Node runs it directly (with tsx loaded by `--import` for the
+ * sources, not through the tsx command), so the pid the supervisor watches and signals is the
+ * daemon's own: a wrapper would leave the real daemon running, holding its ports, when it is killed.
  */
 export function spawnLocalDaemon(config: string, env: Record<string, string>) {
-  return spawn(process.execPath, ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', config], {
+  return spawn(process.execPath, localDaemonArgs(config), {
     cwd: root,
     stdio: 'inherit',
     env,
