@@ -13,3 +13,5 @@ export * from './eggs/index.ts';
 export * from './format/address.ts';
 export * from './format/mode.ts';
 export * from './format/limits.ts';
+export * from './wings/daemon-api.ts';
+export * from './client/server-wire.ts';

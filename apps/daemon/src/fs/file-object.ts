@@ -1,19 +1,9 @@
 import type { Stats } from 'node:fs';
 import { constants } from 'node:fs';
+import type { DaemonFileObject } from '@talon/shared';
 
-/** Wings' file object (`list-directory`, later `compress` and `pull`), protocol §2.2. */
-export interface FileObject {
-  name: string;
-  created: string;
-  modified: string;
-  mode: string;
-  mode_bits: string;
-  size: number;
-  directory: boolean;
-  file: boolean;
-  symlink: boolean;
-  mime: string;
-}
+/** Wings' file object (`list-directory`, `compress`, `pull`); its shape is shared with the panel. */
+export type FileObject = DaemonFileObject;
 
 // Not in Node's typed constants; the POSIX values.
 const S_ISUID = 0o4000;

@@ -573,7 +573,7 @@ describe('file operation routes and signed URLs', () => {
       claims: Record<string, unknown>,
       secret = TOKEN,
       header: Record<string, unknown> = {},
-    ): string =>
+    ): Promise<string> =>
       signToken(
         secret,
         {
@@ -586,11 +586,15 @@ describe('file operation routes and signed URLs', () => {
         },
         header,
       );
-    const download = (t: string): Promise<Response> =>
-      fetch(`${stack.url}/download/file?token=${encodeURIComponent(t)}`);
-    const upload = (t: string, directory: string, form: FormData | string): Promise<Response> =>
+    const download = async (t: string | Promise<string>): Promise<Response> =>
+      fetch(`${stack.url}/download/file?token=${encodeURIComponent(await t)}`);
+    const upload = async (
+      t: string | Promise<string>,
+      directory: string,
+      form: FormData | string,
+    ): Promise<Response> =>
       fetch(
-        `${stack.url}/upload/file?token=${encodeURIComponent(t)}&directory=${encodeURIComponent(directory)}`,
+        `${stack.url}/upload/file?token=${encodeURIComponent(await t)}&directory=${encodeURIComponent(directory)}`,
         {
           method: 'POST',
           body: form,
@@ -736,7 +740,7 @@ describe('file operation routes and signed URLs', () => {
     });
 
     it('upload over the quota is refused', async () => {
-      const t = signToken(TOKEN, {
+      const t = await signToken(TOKEN, {
         exp: Math.floor(Date.now() / 1000) + 60,
         unique_id: randomUUID(),
         server_uuid: q,

@@ -111,7 +111,7 @@ describe('server files with links to the host, through the daemon (1.0.0-beta.8,
                 ? await fetch(`${stack.url}/api/servers/${uuid}/files/contents?file=evil/secret`, {
                     headers: { Authorization: `Bearer ${TOKEN}` },
                   })
-                : await fetch(`${stack.url}/download/file?token=${encodeURIComponent(download())}`);
+                : await fetch(`${stack.url}/download/file?token=${encodeURIComponent(await download())}`);
             const text = await res.text();
             const key = res.status === 200 ? `200 ${text}` : String(res.status);
             seen[key] = (seen[key] ?? 0) + 1;

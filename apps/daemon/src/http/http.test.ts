@@ -84,7 +84,7 @@ describe('HTTP API (Wings routes, node-token auth, exact bodies)', () => {
       'state recorded',
     );
     const resets = stack.remote.resets;
-    const oldToken = stack.token(uuid, { iat: Math.floor(Date.now() / 1000) - 5 });
+    const oldToken = await stack.token(uuid, { iat: Math.floor(Date.now() / 1000) - 5 });
 
     await stack.daemon.close();
     await stack.restart();

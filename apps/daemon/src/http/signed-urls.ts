@@ -1,15 +1,16 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { signedUrlClaimsSchema, type SignedUrlClaims } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import { FileError } from '../fs/errors.ts';
 import type { StagedWrite } from '../fs/server-files.ts';
 import type { ServerManager } from '../servers/manager.ts';
 import { ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
-import { contentDisposition, query, serverFiles } from './files.ts';
+import { contentDisposition, query } from './files.ts';
 import { UPLOAD, receiveUploads } from './multipart-upload.ts';
+import { insideSignedScope, signedUrlFiles } from './signed-url-scope.ts';
+import { JwtError, verifyHs256Payload } from '../ws/jwt.ts';
 
 export const SIGNED = {
   invalidToken: 'The token provided is not valid or has expired.',
@@ -20,44 +21,26 @@ export const SIGNED = {
 
 export class TokenError extends Error {}
 
-const claimsSchema = z.object({
-  server_uuid: z.string(),
-  unique_id: z.string().optional(),
-  file_path: z.string().optional(),
-  exp: z.number(),
-  nbf: z.number().optional(),
-  user_uuid: z.string().optional(),
-});
-export type SignedClaims = z.infer<typeof claimsSchema>;
+export type SignedClaims = SignedUrlClaims;
 
 /**
- * Verify a panel-signed URL token (protocol §4, panel reference §3.4): HS256 with the node token,
- * the header must say HS256, `exp` required and in the future, `nbf` (when present) not in the
- * future. Anything else is a TokenError.
+ * Verify a panel-signed URL token (protocol §4, panel reference §3.4): `jose` checks the HS256
+ * signature with the node token (any other algorithm, `none` included, is refused); then `exp` is
+ * required and must be in the future, and `nbf` (when present) not more than 60 s in the future
+ * (clock skew between panel and node). Anything else is a TokenError.
  */
-export function verifySignedToken(
+export async function verifySignedToken(
   token: string,
   secret: string,
   nowSeconds = Date.now() / 1000,
-): SignedClaims {
-  const parts = token.split('.');
-  if (parts.length !== 3 || !parts.every((p) => /^[A-Za-z0-9_-]*$/.test(p)))
-    throw new TokenError('malformed');
-  const [h, p, sig] = parts as [string, string, string];
-  let header: unknown;
+): Promise<SignedClaims> {
   let payload: unknown;
   try {
-    header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'));
-    payload = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
-  } catch {
-    throw new TokenError('malformed');
+    payload = await verifyHs256Payload(token, secret);
+  } catch (err) {
+    throw err instanceof JwtError ? new TokenError(err.message) : err;
   }
-  if ((header as { alg?: unknown } | null)?.alg !== 'HS256') throw new TokenError('algorithm');
-  const expected = createHmac('sha256', secret).update(`${h}.${p}`).digest();
-  const given = Buffer.from(sig, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    throw new TokenError('signature');
-  const claims = claimsSchema.safeParse(payload);
+  const claims = signedUrlClaimsSchema.safeParse(payload);
   if (!claims.success) throw new TokenError('claims');
   if (claims.data.exp <= nowSeconds) throw new TokenError('expired');
   if (claims.data.nbf !== undefined && claims.data.nbf > nowSeconds + 60)
@@ -91,13 +74,13 @@ export function registerSignedUrlRoutes(
 ): void {
   const used = new UsedTokens();
 
-  const authorise = (
+  const authorise = async (
     req: FastifyRequest,
     reply: FastifyReply,
-  ): { s: Server; claims: SignedClaims } | null => {
+  ): Promise<{ s: Server; claims: SignedClaims } | null> => {
     let claims: SignedClaims;
     try {
-      claims = verifySignedToken(query(req, 'token'), config.token);
+      claims = await verifySignedToken(query(req, 'token'), config.token);
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
       void reply.code(403).send({ error: SIGNED.invalidToken });
@@ -112,11 +95,13 @@ export function registerSignedUrlRoutes(
   };
 
   app.get('/download/file', { config: { signedUrl: true } }, async (req, reply) => {
-    const ok = authorise(req, reply);
+    const ok = await authorise(req, reply);
     if (!ok) return reply;
     let opened;
     try {
-      opened = await serverFiles(ok.s, config).jail.openRead(ok.claims.file_path ?? '');
+      opened = await signedUrlFiles(ok.s, config, ok.claims).jail.openRead(
+        insideSignedScope(ok.claims, ok.claims.file_path ?? ''),
+      );
     } catch (err) {
       if (err instanceof FileError && err.kind === 'is_directory') {
         return reply.code(404).send({ error: SIGNED.notFound });
@@ -141,14 +126,14 @@ export function registerSignedUrlRoutes(
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
     scope.post('/upload/file', { config: { signedUrl: true } }, async (req, reply) => {
-      const ok = authorise(req, reply);
+      const ok = await authorise(req, reply);
       if (!ok) return reply;
       const { s } = ok;
       if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
         throw new ServerError(SIGNED.notMultipart, 400);
       }
-      const files = serverFiles(s, config);
-      const directory = query(req, 'directory');
+      const files = signedUrlFiles(s, config, ok.claims);
+      const directory = insideSignedScope(ok.claims, query(req, 'directory'));
       // Each part is staged under the server's write rules (denylist, quota as the bytes arrive).
       const stage = async (filename: string): Promise<StagedWrite> => {
         const base = path.posix.basename(filename.replace(/\\/g, '/'));

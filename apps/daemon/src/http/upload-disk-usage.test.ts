@@ -54,7 +54,7 @@ describe('disk usage while an upload is in flight', () => {
     const { uuid, dir } = await server();
     const s = stack.daemon.manager.get(uuid)!;
     const base = await s.disk.refresh();
-    const t = signToken(TOKEN, {
+    const t = await signToken(TOKEN, {
       exp: Math.floor(Date.now() / 1000) + 60,
       unique_id: randomUUID(),
       server_uuid: uuid,

@@ -45,8 +45,8 @@ describe('upload limits (streamed uploads)', () => {
     return max;
   };
 
-  const upload = (directory: string): PacedRequest => {
-    const t = signToken(TOKEN, {
+  const upload = async (directory: string): Promise<PacedRequest> => {
+    const t = await signToken(TOKEN, {
       exp: Math.floor(Date.now() / 1000) + 60,
       unique_id: randomUUID(),
       server_uuid: uuid,
@@ -69,7 +69,7 @@ describe('upload limits (streamed uploads)', () => {
     );
 
   it('upload: the file reaches the disk while the body is still arriving, and only whole', async () => {
-    const req = upload('/streamed');
+    const req = await upload('/streamed');
     await req.write(multipart.fileHead('big.bin'));
     await req.writeBytes(512 * KIB);
     // Bytes on the server's disk before the request ended: the body is not held in memory.
@@ -86,7 +86,7 @@ describe('upload limits (streamed uploads)', () => {
   });
 
   it('upload: a file over api.upload_limit is refused mid-stream and nothing is left behind', async () => {
-    const req = upload('/toobig');
+    const req = await upload('/toobig');
     await req.write(multipart.fileHead('huge.bin'));
     const planned = 64 * MIB;
     await req.writeBytes(planned);
@@ -101,7 +101,7 @@ describe('upload limits (streamed uploads)', () => {
   });
 
   it('upload: more files than api.upload_max_files → 400 naming the limit, none written', async () => {
-    const req = upload('/many');
+    const req = await upload('/many');
     for (let i = 0; i < 4; i++) {
       await req.write(multipart.fileHead(`f${i}.txt`, i === 0));
       await req.write(`file ${i}`);
@@ -115,7 +115,7 @@ describe('upload limits (streamed uploads)', () => {
   });
 
   it('upload: more than api.upload_request_limit in one request → 413, earlier files removed too', async () => {
-    const req = upload('/total');
+    const req = await upload('/total');
     for (let i = 0; i < 3; i++) {
       if (!(await req.write(multipart.fileHead(`part${i}.bin`, i === 0)))) break;
       await req.writeBytes(900 * KIB);
@@ -131,7 +131,7 @@ describe('upload limits (streamed uploads)', () => {
   it('upload: a client that goes away mid-file leaves no temporary file and the old file intact', async () => {
     await mkdir(path.join(dir, 'gone'), { recursive: true });
     await writeFile(path.join(dir, 'gone/keep.bin'), 'OLD');
-    const req = upload('/gone');
+    const req = await upload('/gone');
     await req.write(multipart.fileHead('keep.bin'));
     await req.writeBytes(512 * KIB);
     await waitUntil(async () => (await names('gone')).length === 2, 10_000, 'the temporary file');

@@ -149,7 +149,7 @@ describe('without bubblewrap', () => {
       const uuid = await stack.createInstalled();
       expect(stack.remote.installReports.find((r) => r.uuid === uuid)?.successful).toBe(false);
       const ws = await stack.ws(uuid);
-      ws.send('auth', stack.token(uuid));
+      ws.send('auth', await stack.token(uuid));
       await ws.waitFor((m) => m.event === 'auth success');
       ws.send('set state', 'start');
       const err = await ws.waitFor((m) => m.event === 'daemon error');

@@ -54,7 +54,7 @@ describe('server lifecycle (real processes)', () => {
     expect(log).toContain('installed into /mnt/server as uid 988, server port 25565');
 
     const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
+    ws.send('auth', await stack.token(uuid));
     await ws.waitFor((m) => m.event === 'auth success');
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline');
 
@@ -213,7 +213,7 @@ describe('server lifecycle (real processes)', () => {
   it('deletes a running server: socket closed with 1001, files removed, 404 afterwards', async () => {
     const uuid = await stack.createInstalled();
     const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid));
+    ws.send('auth', await stack.token(uuid));
     await ws.waitFor((m) => m.event === 'auth success');
     await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'start' });
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');

@@ -93,13 +93,13 @@ describe('crash decision', () => {
 });
 
 describe('JWT and denylist', () => {
-  it('verifies HS256 and rejects tampering', () => {
-    const t = signToken('k', { exp: 10, iat: 1, server_uuid: 's', permissions: ['*'] });
-    expect(verifyWebsocketToken(t, 'k').server_uuid).toBe('s');
+  it('verifies HS256 and rejects tampering', async () => {
+    const t = await signToken('k', { exp: 10, iat: 1, server_uuid: 's', permissions: ['*'] });
+    expect((await verifyWebsocketToken(t, 'k')).server_uuid).toBe('s');
     const [h, , sig] = t.split('.');
     const forged = `${h}.${Buffer.from(JSON.stringify({ exp: 10, iat: 1, server_uuid: 'other', permissions: ['*'] })).toString('base64url')}.${sig}`;
-    expect(() => verifyWebsocketToken(forged, 'k')).toThrow('jwt: HMAC verification failed');
-    expect(() => verifyWebsocketToken('a.b', 'k')).toThrow('jwt: malformed token');
+    await expect(verifyWebsocketToken(forged, 'k')).rejects.toThrow('jwt: HMAC verification failed');
+    await expect(verifyWebsocketToken('a.b', 'k')).rejects.toThrow('jwt: malformed token');
   });
   it('denies tokens from before boot and before a denial of their jti', () => {
     const d = new Denylist(10_500);

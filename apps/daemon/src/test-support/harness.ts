@@ -75,7 +75,7 @@ export interface Stack {
   ): Promise<{ status: number; body: any; headers: Headers }>;
   /** Boot a fresh daemon on the same config and directories (the old one must be closed). */
   restart(): Promise<void>;
-  token(uuid: string, claims?: Record<string, unknown>): string;
+  token(uuid: string, claims?: Record<string, unknown>): Promise<string>;
   ws(uuid: string, opts?: { origin?: string }): Promise<WsClient>;
   /** A socket authenticated with a full token, after starting the server and seeing `running`. */
   startedWs(uuid: string): Promise<WsClient>;
@@ -224,7 +224,7 @@ export async function startStack(
     },
     async startedWs(uuid) {
       const ws = await this.ws(uuid);
-      ws.send('auth', this.token(uuid));
+      ws.send('auth', await this.token(uuid));
       await ws.waitFor((m) => m.event === 'auth success');
       ws.send('set state', 'start');
       await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');

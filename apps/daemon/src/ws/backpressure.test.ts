@@ -50,7 +50,7 @@ describe('console output to a browser that cannot keep up', () => {
     });
     const reader = await stack.startedWs(uuid);
     const stalled = await stack.ws(uuid);
-    stalled.send('auth', stack.token(uuid));
+    stalled.send('auth', await stack.token(uuid));
     await stalled.waitFor((m) => m.event === 'auth success');
     stalled.socket.pause();
 

@@ -35,6 +35,8 @@ const POWER_PERMISSION: Record<PowerAction, string> = {
 };
 const EXPIRING_WINDOW_S = 60;
 
+const noop = (): void => undefined;
+
 function rawText(data: Buffer | ArrayBuffer | Buffer[]): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
@@ -70,6 +72,8 @@ export class WsConnection {
   private goodUntilMs = 0;
   private goodAtVersion = -1;
   private readonly unsubscribe: (() => void)[] = [];
+  /** Settles when the last `auth` frame received has been handled. */
+  private afterAuth: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly socket: WebSocket,
@@ -88,9 +92,10 @@ export class WsConnection {
       const args = Array.isArray(frame.args)
         ? frame.args.map((a) => (typeof a === 'string' ? a : a == null ? '' : String(a)))
         : [];
-      void this.handle(frame.event, args).catch((err: Error) =>
-        deps.log.error({ err }, 'websocket handler failed'),
-      );
+      // Frames after an `auth` wait for its (asynchronous) verification, so they are judged by it.
+      const handled = this.afterAuth.then(() => this.handle(frame.event, args));
+      if (frame.event === WS_INBOUND.auth) this.afterAuth = handled.then(noop, noop);
+      void handled.catch((err: Error) => deps.log.error({ err }, 'websocket handler failed'));
     });
     this.pacer = new ConsolePacer({
       socket,
@@ -210,7 +215,7 @@ export class WsConnection {
   private async auth(token: string): Promise<void> {
     let claims: WebsocketClaims;
     try {
-      claims = verifyWebsocketToken(token, this.deps.config.token);
+      claims = await verifyWebsocketToken(token, this.deps.config.token);
     } catch (err) {
       return this.jwtError(err instanceof JwtError ? err.message : 'jwt: malformed token');
     }

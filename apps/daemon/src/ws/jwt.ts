@@ -1,42 +1,42 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { websocketClaimsSchema, type WebsocketClaims } from '@talon/shared';
+import { compactVerify, errors } from 'jose';
+import { WINGS_JWT_ALGORITHM, websocketClaimsSchema, type WebsocketClaims } from '@talon/shared';
 
 export class JwtError extends Error {}
 
-function b64urlDecode(part: string): Buffer {
-  if (!/^[A-Za-z0-9_-]*$/.test(part)) throw new JwtError('jwt: malformed token');
-  return Buffer.from(part, 'base64url');
-}
-
 /**
- * Verify an HS256 JWT signed with the node token and parse the websocket claims. Only the signature
- * and the claim shapes are checked here; time, audience, denylist and permissions are checked on
- * every use (the token can expire while the socket is open). The header's `alg` must say HS256:
- * a token claiming another algorithm (or `none`) is refused rather than reinterpreted.
+ * The payload of a JWT signed with the node token, once `jose` has checked the signature. Only
+ * HS256 is accepted: a token whose header names another algorithm (`none`, HS512, RS256…) is refused
+ * rather than reinterpreted. Claims are not interpreted here: each use decides which it needs.
  */
-export function verifyWebsocketToken(token: string, secret: string): WebsocketClaims {
-  const parts = token.trim().split('.');
-  if (parts.length !== 3) throw new JwtError('jwt: malformed token');
-  const [h, p, sig] = parts as [string, string, string];
-  let header: { alg?: unknown };
+export async function verifyHs256Payload(token: string, secret: string): Promise<unknown> {
+  let payload: Uint8Array;
   try {
-    header = JSON.parse(b64urlDecode(h).toString('utf8')) as { alg?: unknown };
+    ({ payload } = await compactVerify(token.trim(), new TextEncoder().encode(secret), {
+      algorithms: [WINGS_JWT_ALGORITHM],
+    }));
   } catch (err) {
-    throw err instanceof JwtError ? err : new JwtError('jwt: malformed token');
+    if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
+      throw new JwtError('jwt: unsupported algorithm');
+    }
+    if (err instanceof errors.JWSSignatureVerificationFailed) {
+      throw new JwtError('jwt: HMAC verification failed');
+    }
+    throw new JwtError('jwt: malformed token');
   }
-  if (header.alg !== 'HS256') throw new JwtError('jwt: unsupported algorithm');
-  const expected = createHmac('sha256', secret).update(`${h}.${p}`).digest();
-  const given = b64urlDecode(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new JwtError('jwt: HMAC verification failed');
-  }
-  let payload: unknown;
   try {
-    payload = JSON.parse(b64urlDecode(p).toString('utf8'));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload)) as unknown;
   } catch {
     throw new JwtError('jwt: malformed token');
   }
-  const claims = websocketClaimsSchema.safeParse(payload);
+}
+
+/**
+ * Verify a websocket JWT signed with the node token and parse its claims. Only the signature and the
+ * claim shapes are checked here; time, audience, denylist and permissions are checked on every use
+ * (the token can expire while the socket is open).
+ */
+export async function verifyWebsocketToken(token: string, secret: string): Promise<WebsocketClaims> {
+  const claims = websocketClaimsSchema.safeParse(await verifyHs256Payload(token, secret));
   if (!claims.success) throw new JwtError('jwt: invalid claims');
   return claims.data;
 }

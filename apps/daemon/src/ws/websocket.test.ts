@@ -29,28 +29,28 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     const now = Math.floor(Date.now() / 1000);
     ws.send(
       'auth',
-      signToken('wrong-secret', { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }),
+      await signToken('wrong-secret', { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }),
     );
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: HMAC verification failed');
     ws.send(
       'auth',
-      signToken(TOKEN, { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }, { alg: 'none' }),
+      await signToken(TOKEN, { iat: now, exp: now + 600, server_uuid: uuid, permissions: ['*'] }, { alg: 'none' }),
     );
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: unsupported algorithm');
-    ws.send('auth', stack.token(other));
+    ws.send('auth', await stack.token(other));
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: server uuid mismatch');
-    ws.send('auth', stack.token(uuid, { exp: now - 5 }));
+    ws.send('auth', await stack.token(uuid, { exp: now - 5 }));
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: exp claim is invalid');
-    ws.send('auth', stack.token(uuid, { permissions: ['control.console'] }));
+    ws.send('auth', await stack.token(uuid, { permissions: ['control.console'] }));
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: missing connect permission');
-    ws.send('auth', stack.token(uuid, { iat: undefined }));
+    ws.send('auth', await stack.token(uuid, { iat: undefined }));
     await ws.waitFor(
       (m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)',
     );
     expect(ws.messages.some((m) => m.event === 'auth success')).toBe(false);
     // Garbage frames are ignored and the socket stays usable.
     ws.socket.send('not json');
-    ws.send('auth', stack.token(uuid));
+    ws.send('auth', await stack.token(uuid));
     await ws.waitFor((m) => m.event === 'auth success');
     const stats = await ws.waitFor((m) => m.event === 'stats');
     expect(JSON.parse(stats.args![0]!).state).toBe('offline');
@@ -58,7 +58,7 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
 
   it('checks permissions per event: no control.start → start ignored; no control.console → command ignored', async () => {
     const ws = await stack.ws(uuid);
-    ws.send('auth', stack.token(uuid, { permissions: ['websocket.connect', 'control.stop'] }));
+    ws.send('auth', await stack.token(uuid, { permissions: ['websocket.connect', 'control.stop'] }));
     await ws.waitFor((m) => m.event === 'auth success');
     ws.send('set state', 'start');
     // An acknowledgement instead of a pause: frames are handled in order and the permission check
@@ -73,7 +73,7 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     expect((await stack.api('GET', `/api/servers/${uuid}`)).body.state).toBe('offline');
 
     const admin = await stack.ws(uuid);
-    admin.send('auth', stack.token(uuid));
+    admin.send('auth', await stack.token(uuid));
     await admin.waitFor((m) => m.event === 'auth success');
     admin.send('set state', 'start');
     await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
@@ -111,16 +111,18 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
 
   it('send logs replays the last output of a stopped server too (its console is not empty after a reload)', async () => {
     const admin = await stack.ws(other);
-    admin.send('auth', stack.token(other));
+    admin.send('auth', await stack.token(other));
     await admin.waitFor((m) => m.event === 'auth success');
     admin.send('set state', 'start');
     await admin.waitFor((m) => m.event === 'console output' && m.args![0]!.startsWith('Done ('), 30_000);
+    // Offline after the kill (not the offline status sent at auth), so the next test finds it stopped.
+    const killedAt = admin.messages.length;
     admin.send('set state', 'kill');
-    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000);
+    await admin.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, killedAt);
 
     // A fresh connection, as after a page reload, to the now offline server.
     const reloaded = await stack.ws(other);
-    reloaded.send('auth', stack.token(other));
+    reloaded.send('auth', await stack.token(other));
     await reloaded.waitFor((m) => m.event === 'auth success');
     reloaded.send('send logs');
     await reloaded.waitFor((m) => m.event === 'console output' && m.args![0]!.startsWith('Done ('));
@@ -129,7 +131,7 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
   it('hides real error texts without admin.websocket.errors', async () => {
     await stack.api('POST', `/api/servers/${other}/power`, { action: 'start' });
     const ws = await stack.ws(other);
-    ws.send('auth', stack.token(other, { permissions: ['*'] }));
+    ws.send('auth', await stack.token(other, { permissions: ['*'] }));
     await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running');
     ws.send('set state', 'start'); // already running → an error, shown generically
     const err = await ws.waitFor((m) => m.event === 'daemon error');
@@ -141,9 +143,9 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
 
   it('shows real error texts to tokens with admin.websocket.errors only', async () => {
     const root = await stack.ws(uuid);
-    root.send('auth', stack.token(uuid, { permissions: ['*', 'admin.websocket.errors'] }));
+    root.send('auth', await stack.token(uuid, { permissions: ['*', 'admin.websocket.errors'] }));
     const owner = await stack.ws(uuid);
-    owner.send('auth', stack.token(uuid, { permissions: ['*'] }));
+    owner.send('auth', await stack.token(uuid, { permissions: ['*'] }));
     await root.waitFor((m) => m.event === 'auth success');
     await owner.waitFor((m) => m.event === 'auth success');
     root.send('set state', 'explode');
@@ -162,9 +164,9 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
     const server = await stack.createInstalled();
     stack.remote.servers.get(server)!.install.script = 'echo secret-installer-line';
     const root = await stack.ws(server);
-    root.send('auth', stack.token(server, { permissions: ['*', 'admin.websocket.install'] }));
+    root.send('auth', await stack.token(server, { permissions: ['*', 'admin.websocket.install'] }));
     const owner = await stack.ws(server);
-    owner.send('auth', stack.token(server, { permissions: ['*', 'admin.websocket.errors'] }));
+    owner.send('auth', await stack.token(server, { permissions: ['*', 'admin.websocket.errors'] }));
     await root.waitFor((m) => m.event === 'auth success');
     await owner.waitFor((m) => m.event === 'auth success');
     expect((await stack.api('POST', `/api/servers/${server}/reinstall`)).status).toBe(202);
@@ -185,14 +187,14 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
   it('sends token expiring then token expired, and refuses events after expiry; a refresh works', async () => {
     const ws = await stack.ws(uuid);
     const now = Math.floor(Date.now() / 1000);
-    ws.send('auth', stack.token(uuid, { exp: now + 2 }));
+    ws.send('auth', await stack.token(uuid, { exp: now + 2 }));
     await ws.waitFor((m) => m.event === 'auth success');
     await ws.waitFor((m) => m.event === 'token expiring');
     await ws.waitFor((m) => m.event === 'token expired');
     const at = ws.messages.length;
     ws.send('send stats');
     await ws.waitFor((m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: exp claim is invalid', 3000, at);
-    ws.send('auth', stack.token(uuid));
+    ws.send('auth', await stack.token(uuid));
     await ws.waitFor((m) => m.event === 'auth success', 3000, at);
     ws.send('send stats');
     await ws.waitFor((m) => m.event === 'stats', 3000, at);
@@ -200,7 +202,7 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
 
   it('denylists a jti for tokens issued up to the denial; newer tokens work', async () => {
     const ws = await stack.ws(uuid);
-    const old = stack.token(uuid, { jti: 'user-7', iat: Math.floor(Date.now() / 1000) - 1 });
+    const old = await stack.token(uuid, { jti: 'user-7', iat: Math.floor(Date.now() / 1000) - 1 });
     ws.send('auth', old);
     await ws.waitFor((m) => m.event === 'auth success');
     expect((await stack.api('POST', `/api/servers/${uuid}/ws/deny`, { jtis: ['user-7'] })).status).toBe(204);
@@ -212,7 +214,7 @@ describe('websocket: JWT auth, permissions, expiry, denylist (real daemon)', () 
       at,
     );
     await new Promise((r) => setTimeout(r, 1100)); // next second: a token issued now post-dates the denial
-    ws.send('auth', stack.token(uuid, { jti: 'user-7' }));
+    ws.send('auth', await stack.token(uuid, { jti: 'user-7' }));
     await ws.waitFor((m) => m.event === 'auth success', 3000, at);
   });
 });

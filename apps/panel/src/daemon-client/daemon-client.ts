@@ -1,5 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
+import {
+  daemonFileListSchema,
+  daemonFileObjectSchema,
+  daemonServerSchema,
+  systemInfoSchema,
+  type DaemonFileObject,
+  type DaemonServer,
+  type PowerAction,
+  type SystemInfo,
+} from '@talon/shared';
+import type { z } from 'zod';
 import type { Node } from '../db/types.ts';
 import {
   daemonPullListSchema,
@@ -9,39 +20,13 @@ import {
 import { HttpError } from '../http/errors.ts';
 import { decrypt } from '../lib/crypto.ts';
 
-/** What the daemon reports for `GET /api/servers/:server`. */
-export interface DaemonServerState {
-  state?: string;
-  is_suspended?: boolean;
-  utilization?: {
-    memory_bytes?: number;
-    memory_limit_bytes?: number;
-    cpu_absolute?: number;
-    network?: { rx_bytes?: number; tx_bytes?: number };
-    uptime?: number;
-    disk_bytes?: number;
-  };
-}
-
-export type PowerAction = 'start' | 'stop' | 'restart' | 'kill';
+/** What the daemon reports for `GET /api/servers/:server` (shape shared with the daemon). */
+export type DaemonServerState = DaemonServer;
+export type { DaemonFileObject, PowerAction };
 
 const TIMEOUT_MS = 15_000;
 /** Archive creation and extraction may take long (reference §3.3 "Files"). */
 const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
-
-/** Wings' file object (protocol §2.2). */
-export interface DaemonFileObject {
-  name: string;
-  created: string;
-  modified: string;
-  mode: string;
-  mode_bits: string;
-  size: number;
-  directory: boolean;
-  file: boolean;
-  symlink: boolean;
-  mime: string;
-}
 
 interface Payload {
   type: string;
@@ -52,6 +37,32 @@ interface DaemonResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+}
+
+/**
+ * A daemon's 2xx body checked against its wire schema. A body that is not JSON or not of the shape
+ * (a broken daemon, or something else listening on its port) is the panel's 502 naming the first
+ * wrong field, never a crash or a half-read value.
+ */
+function parseAnswer<T>(node: Node, method: string, path: string, body: Buffer, schema: z.ZodType<T>): T {
+  const route = `${method} ${path.split('?')[0]!}`;
+  const unexpected = (what: string) =>
+    new HttpError(
+      502,
+      'DaemonConnectionException',
+      `The machine running this server (node "${node.name}") sent an unexpected answer to ${route}: ${what}.`,
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw unexpected('the body is not JSON');
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.length === 0 ? 'the body' : `"${issue.path.map(String).join('.')}"`;
+  throw unexpected(`${field} is invalid (${issue.message})`);
 }
 
 /** The base URL the panel and browsers use for a node. */
@@ -162,7 +173,12 @@ export class DaemonClient {
       );
     }
     if (res.status >= 200 && res.status < 300) {
-      return { ...res, json: () => JSON.parse(res.body.toString('utf8')) as unknown };
+      return {
+        ...res,
+        json: () => JSON.parse(res.body.toString('utf8')) as unknown,
+        /** The body, checked against the shape the daemon must send; anything else is a 502. */
+        parse: <T>(schema: z.ZodType<T>) => parseAnswer(node, method, path, res.body, schema),
+      };
     }
     const requestId = String(res.headers['x-request-id'] ?? 'none');
     let message = '';
@@ -192,8 +208,8 @@ export class DaemonClient {
     this.agents.https.destroy();
   }
 
-  async system(node: Node): Promise<Record<string, unknown>> {
-    return (await this.call(node, 'GET', '/api/system')).json() as Record<string, unknown>;
+  async system(node: Node): Promise<SystemInfo> {
+    return (await this.call(node, 'GET', '/api/system')).parse(systemInfoSchema);
   }
 
   async createServer(node: Node, uuid: string, startOnCompletion: boolean): Promise<void> {
@@ -201,7 +217,7 @@ export class DaemonClient {
   }
 
   async server(node: Node, uuid: string): Promise<DaemonServerState> {
-    return (await this.call(node, 'GET', `/api/servers/${uuid}`)).json() as DaemonServerState;
+    return (await this.call(node, 'GET', `/api/servers/${uuid}`)).parse(daemonServerSchema);
   }
 
   async deleteServer(node: Node, uuid: string): Promise<void> {
@@ -259,7 +275,7 @@ export class DaemonClient {
       'GET',
       `/api/servers/${uuid}/files/list-directory?directory=${encodeURIComponent(directory)}`,
     );
-    return res.json() as DaemonFileObject[];
+    return res.parse(daemonFileListSchema);
   }
 
   async renameFiles(node: Node, uuid: string, root: string, files: { from: string; to: string }[]) {
@@ -287,7 +303,7 @@ export class DaemonClient {
       { root, files },
       ARCHIVE_TIMEOUT_MS,
     );
-    return res.json() as DaemonFileObject;
+    return res.parse(daemonFileObjectSchema);
   }
 
   /** Wings `files/decompress` (15-minute timeout). */

@@ -1,15 +1,17 @@
-import { createHmac } from 'node:crypto';
+import { SignJWT } from 'jose';
+import { WINGS_JWT_ALGORITHM, type SignedUrlClaims, type WebsocketClaims } from '@talon/shared';
 
-const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
-
-/** An HS256 JSON Web Token, as the daemon verifies it with the node's token. */
+/**
+ * An HS256 JSON Web Token signed with a node's plain token, as the daemon verifies it (websocket
+ * credentials and signed download/upload URLs). `header` adds fields such as `jti`; the algorithm
+ * cannot be changed.
+ */
 export function signHs256(
-  claims: Record<string, unknown>,
+  claims: WebsocketClaims | SignedUrlClaims,
   key: string,
-  header: Record<string, unknown> = {},
-): string {
-  const head = b64url(JSON.stringify({ typ: 'JWT', alg: 'HS256', ...header }));
-  const body = b64url(JSON.stringify(claims));
-  const signature = createHmac('sha256', key).update(`${head}.${body}`).digest('base64url');
-  return `${head}.${body}.${signature}`;
+  header: { jti?: string } = {},
+): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ typ: 'JWT', ...header, alg: WINGS_JWT_ALGORITHM })
+    .sign(new TextEncoder().encode(key));
 }

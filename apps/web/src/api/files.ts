@@ -1,3 +1,4 @@
+import type { ClientFileObject } from '@talon/shared/client/server-wire';
 import { HttpError } from './errors.ts';
 import { http, parseBody } from './http.ts';
 
@@ -23,17 +24,7 @@ export const COMPRESS_TIMEOUT_MS = 60_000;
 export const DECOMPRESS_TIMEOUT_MS = 300_000;
 
 /** A `file_object` as the API sends it (reference §3.1). */
-export interface WireFileObject {
-  name: string;
-  mode: string;
-  mode_bits: string;
-  size: number;
-  is_file: boolean;
-  is_symlink: boolean;
-  mimetype: string;
-  created_at: string;
-  modified_at: string;
-}
+export type WireFileObject = ClientFileObject;
 
 /** File entry (spec 001 §3). `key` tells a file and a folder of the same name apart. */
 export interface FileEntry {

@@ -1,3 +1,4 @@
+import type { ClientServerResources } from '@talon/shared/client/server-wire';
 import { http } from './http.ts';
 import type { Paginated } from './types.ts';
 
@@ -152,18 +153,10 @@ export async function getServer(id: string): Promise<ServerResponse> {
   };
 }
 
+/** Read leniently: a figure the panel left out shows as 0. */
 interface WireResources {
-  attributes: {
-    current_state?: string;
-    is_suspended?: boolean;
-    resources?: Partial<{
-      memory_bytes: number;
-      cpu_absolute: number;
-      disk_bytes: number;
-      network_rx_bytes: number;
-      network_tx_bytes: number;
-      uptime: number;
-    }>;
+  attributes: Partial<Omit<ClientServerResources, 'resources'>> & {
+    resources?: Partial<ClientServerResources['resources']>;
   };
 }
 

@@ -24,6 +24,9 @@ export const WS_OUTBOUND = {
   tokenExpiring: 'token expiring',
   tokenExpired: 'token expired',
   deleted: 'deleted',
+  // Sent by Wings nodes; the web app handles them, our daemon does not send them yet.
+  transferStatus: 'transfer status',
+  backupRestoreCompleted: 'backup restore completed',
 } as const;
 
 export type WsOutboundEvent = (typeof WS_OUTBOUND)[keyof typeof WS_OUTBOUND];
@@ -49,13 +52,4 @@ export const JWT_ERRORS = {
   serverMismatch: 'jwt: server uuid mismatch',
 } as const;
 
-/** The `stats` payload (also `utilization` in GET /api/servers/:server). */
-export interface ServerStats {
-  memory_bytes: number;
-  memory_limit_bytes: number;
-  cpu_absolute: number;
-  network: { rx_bytes: number; tx_bytes: number };
-  uptime: number;
-  state: ServerState;
-  disk_bytes: number;
-}
+// The `stats` payload's shape is `serverStatsSchema` in daemon-api.ts.

@@ -20,6 +20,31 @@ export const websocketClaimsSchema = z.object({
 });
 export type WebsocketClaims = z.infer<typeof websocketClaimsSchema>;
 
+/**
+ * Claims of the one-time download/upload URL tokens (protocol §4; same key and algorithm). The
+ * daemon requires `exp` and `server_uuid`; `unique_id` makes a token single use, `nbf` is checked
+ * when present, `file_path` names the download.
+ */
+export const signedUrlClaimsSchema = z.object({
+  iss: z.string().optional(),
+  aud: z.union([z.string(), z.array(z.string())]).optional(),
+  jti: z.string().optional(),
+  iat: z.number().optional(),
+  nbf: z.number().optional(),
+  exp: z.number(),
+  server_uuid: z.string(),
+  unique_id: z.string().optional(),
+  file_path: z.string().optional(),
+  /** Our extension: the only folders the URL may reach (a folder-scoped subuser's); absent = all */
+  file_scope: z.array(z.string()).optional(),
+  user_uuid: z.string().optional(),
+  user_id: z.number().int().optional(),
+});
+export type SignedUrlClaims = z.infer<typeof signedUrlClaimsSchema>;
+
+/** The only JWT algorithm on either wire: HMAC-SHA256 keyed with the node's plain token. */
+export const WINGS_JWT_ALGORITHM = 'HS256';
+
 /** Websocket permission test: an exact key, or `*` for everything except `admin.*` keys. */
 export function tokenHasPermission(permissions: readonly string[], wanted: string): boolean {
   if (permissions.includes(wanted)) return true;

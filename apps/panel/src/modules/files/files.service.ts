@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ClientFileObject } from '@talon/shared';
 import { nodeUrl, type DaemonClient, type DaemonFileObject } from '../../daemon-client/daemon-client.ts';
 import { item, list } from '../../http/envelope.ts';
 import { errors } from '../../http/errors.ts';
@@ -65,14 +66,14 @@ export class FilesService {
   async download(access: PermittedServerAccess, query: unknown, actor: ActivityActor) {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     requireInside(access, file);
-    const token = this.signedToken(access, { file_path: file });
+    const token = await this.signedToken(access, { file_path: file });
     await this.activity.log('server:file.download', actor, this.subject(access), { file });
     return item('signed_url', { url: `${nodeUrl(access.node)}/download/file?token=${token}` });
   }
 
   /** A signed, one-time upload URL for the node (15 minutes); the browser adds `directory`. */
   async upload(access: PermittedServerAccess) {
-    const token = this.signedToken(access, {});
+    const token = await this.signedToken(access, {});
     return item('signed_url', { url: `${nodeUrl(access.node)}/upload/file?token=${token}` });
   }
 
@@ -171,7 +172,7 @@ export class FilesService {
   }
 
   /** The claims of reference §3.4 for a 15-minute download/upload token, signed with the node's token. */
-  private signedToken(access: UsableServerAccess, extra: Record<string, unknown>): string {
+  private signedToken(access: UsableServerAccess, extra: { file_path?: string }): Promise<string> {
     const { node } = access;
     const now = Math.floor(Date.now() / 1000);
     const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
@@ -199,7 +200,7 @@ export class FilesService {
 const SIGNED_URL_SECONDS = 15 * 60;
 
 /** Wings' file object as the client API shows it (reference §2.2 / FileObjectTransformer). */
-function fileObject(f: DaemonFileObject) {
+function fileObject(f: DaemonFileObject): ClientFileObject {
   return {
     name: f.name,
     mode: f.mode,
@@ -208,7 +209,8 @@ function fileObject(f: DaemonFileObject) {
     is_file: f.file,
     is_symlink: f.symlink,
     mimetype: f.mime,
-    created_at: atom(f.created),
-    modified_at: atom(f.modified),
+    // Never null: the daemon client checked both are RFC 3339 times.
+    created_at: atom(f.created)!,
+    modified_at: atom(f.modified)!,
   };
 }

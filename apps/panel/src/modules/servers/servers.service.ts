@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ClientServerResources } from '@talon/shared';
 import type { Config } from '../../config/config.ts';
 import { DaemonClient, nodeUrl, type PowerAction } from '../../daemon-client/daemon-client.ts';
 import { ServerStateCache } from '../../daemon-client/server-state-cache.ts';
@@ -33,7 +34,7 @@ export class ServersService {
     const { node } = access;
     const now = Math.floor(Date.now() / 1000);
     const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
-    const token = signHs256(
+    const token = await signHs256(
       {
         iss: this.config.appUrl,
         aud: [nodeUrl(node)],
@@ -63,19 +64,19 @@ export class ServersService {
       if (e instanceof HttpError) throw new HttpError(504, e.code, e.detail);
       throw e;
     }
-    const u = state.utilization ?? {};
+    const u = state.utilization;
     return {
-      current_state: state.state ?? 'stopped',
-      is_suspended: state.is_suspended ?? false,
+      current_state: state.state,
+      is_suspended: state.is_suspended,
       resources: {
-        memory_bytes: u.memory_bytes ?? 0,
-        cpu_absolute: u.cpu_absolute ?? 0,
-        disk_bytes: u.disk_bytes ?? 0,
-        network_rx_bytes: u.network?.rx_bytes ?? 0,
-        network_tx_bytes: u.network?.tx_bytes ?? 0,
-        uptime: u.uptime ?? 0,
+        memory_bytes: u.memory_bytes,
+        cpu_absolute: u.cpu_absolute,
+        disk_bytes: u.disk_bytes,
+        network_rx_bytes: u.network.rx_bytes,
+        network_tx_bytes: u.network.tx_bytes,
+        uptime: u.uptime,
       },
-    };
+    } satisfies ClientServerResources;
   }
 
   async command(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {

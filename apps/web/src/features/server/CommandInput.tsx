@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WS_INBOUND } from '@talon/shared/wings/events';
 import type { ServerSocket } from './socket.ts';
 import { useServerStore } from './store.ts';
 
@@ -44,7 +45,7 @@ export function CommandInput({
         return;
       }
       setRefused(false);
-      socket?.send('send command', value);
+      socket?.send(WS_INBOUND.sendCommand, value);
       history.current = [value, ...history.current.filter((c) => c !== value)].slice(0, HISTORY_SIZE);
       index.current = -1;
       setValue('');

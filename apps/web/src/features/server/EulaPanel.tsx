@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { WS_INBOUND } from '@talon/shared/wings/events';
 import { httpErrorToHuman } from '../../api/errors.ts';
 import { getFileContents, saveFileContents } from '../../api/files.ts';
 import { Button } from '../../components/Button.tsx';
@@ -42,7 +43,7 @@ export function EulaPanel() {
     onSuccess: () => {
       setJustAccepted(true);
       void client.invalidateQueries({ queryKey: ['server', server.id, 'eula'] });
-      if (powerState === 'offline' && can(permissions, 'control.start')) socket?.send('set state', 'start');
+      if (powerState === 'offline' && can(permissions, 'control.start')) socket?.send(WS_INBOUND.setState, 'start');
     },
   });
 

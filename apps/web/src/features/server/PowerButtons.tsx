@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { WS_INBOUND, type PowerAction } from '@talon/shared/wings/events';
 import { can } from '../../lib/shared.ts';
 import { Button } from '../../components/Button.tsx';
 import { POWER_PERMISSIONS, powerButtons } from './power.ts';
@@ -21,7 +22,7 @@ export function PowerButtons() {
 
   if (!POWER_PERMISSIONS.some((p) => can(permissions, p))) return null;
   const rules = powerButtons(state, stopPressed);
-  const send = (action: string) => socket?.send('set state', action);
+  const send = (action: PowerAction) => socket?.send(WS_INBOUND.setState, action);
 
   return (
     <div className="flex flex-wrap gap-2" role="group" aria-label={t('power.label')}>

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Terminal as XTerm } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
+import { WS_INBOUND, WS_OUTBOUND } from '@talon/shared/wings/events';
 import { LineBatcher } from './lineBatcher.ts';
 import { SOCKET_OPEN, type ServerSocket } from './socket.ts';
 import { useServerStore } from './store.ts';
@@ -68,10 +69,10 @@ export function Terminal({ socket }: { socket: ServerSocket | null }) {
     if (!socket) return;
     const line = (text = '') => batcher.current?.push(text);
     const offs = [
-      socket.on('console output', line),
-      socket.on('install output', line),
-      socket.on('daemon message', (text = '') => line(PRELUDE + text)),
-      socket.on('daemon error', (text = '') => line(`${PRELUDE}\u001b[1m\u001b[41m${text}`)),
+      socket.on(WS_OUTBOUND.consoleOutput, line),
+      socket.on(WS_OUTBOUND.installOutput, line),
+      socket.on(WS_OUTBOUND.daemonMessage, (text = '') => line(PRELUDE + text)),
+      socket.on(WS_OUTBOUND.daemonError, (text = '') => line(`${PRELUDE}\u001b[1m\u001b[41m${text}`)),
       socket.on('transfer logs', line),
       socket.on(SOCKET_OPEN, () => {
         // A new connection replays the log tail; clear first so nothing shows twice.
@@ -83,7 +84,7 @@ export function Terminal({ socket }: { socket: ServerSocket | null }) {
   }, [socket]);
 
   useEffect(() => {
-    if (connected) socket?.send('send logs');
+    if (connected) socket?.send(WS_INBOUND.sendLogs);
   }, [connected, socket]);
 
   return (

@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import type { ServerStats } from '@talon/shared/wings/daemon-api';
+import { WS_INBOUND, WS_OUTBOUND } from '@talon/shared/wings/events';
 import { HttpError, httpErrorToHuman } from '../../api/errors.ts';
 import { getWebsocketCredentials } from '../../api/servers.ts';
 import { ServerSocket, SOCKET_CLOSE, SOCKET_ERROR, SOCKET_OPEN } from './socket.ts';
@@ -43,24 +45,17 @@ export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionAc
   socket.on(SOCKET_OPEN, () => store().setConnection({ socketError: false }));
   socket.on(SOCKET_CLOSE, () => store().setConnection({ connected: false, socketError: true }));
   socket.on(SOCKET_ERROR, () => store().setConnection({ connected: false, socketError: true }));
-  socket.on('auth success', () => {
+  socket.on(WS_OUTBOUND.authSuccess, () => {
     store().setConnection({ connected: true, socketError: false, socketFatal: null });
-    socket.send('send stats');
+    socket.send(WS_INBOUND.sendStats);
   });
-  socket.on('status', (state) => {
+  socket.on(WS_OUTBOUND.status, (state) => {
     if (state !== undefined) store().setPowerState(state);
   });
-  socket.on('stats', (json) => {
+  socket.on(WS_OUTBOUND.stats, (json) => {
     try {
-      const s = JSON.parse(json ?? '') as {
-        memory_bytes?: number;
-        memory_limit_bytes?: number;
-        cpu_absolute?: number;
-        disk_bytes?: number;
-        network?: { rx_bytes?: number; tx_bytes?: number };
-        uptime?: number;
-        state?: string;
-      };
+      // Not validated: a missing figure shows as 0 rather than dropping the whole update.
+      const s = JSON.parse(json ?? '') as Partial<ServerStats>;
       store().setStats({
         memoryBytes: s.memory_bytes ?? 0,
         memoryLimitBytes: s.memory_limit_bytes ?? 0,
@@ -75,13 +70,13 @@ export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionAc
       console.warn('Unparseable stats', error);
     }
   });
-  socket.on('token expiring', refresh);
-  socket.on('token expired', refresh);
-  socket.on('jwt error', (message = '') => {
+  socket.on(WS_OUTBOUND.tokenExpiring, refresh);
+  socket.on(WS_OUTBOUND.tokenExpired, refresh);
+  socket.on(WS_OUTBOUND.jwtError, (message = '') => {
     if (isRefreshableJwtError(message)) refresh();
     else store().setConnection({ socketFatal: JWT_FATAL_TEXT });
   });
-  socket.on('transfer status', (status) => {
+  socket.on(WS_OUTBOUND.transferStatus, (status) => {
     if (status === 'starting') store().patchServer({ isTransferring: true });
     else if (status === 'success') actions.reloadServer();
     else {
@@ -91,9 +86,9 @@ export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionAc
       actions.restart();
     }
   });
-  socket.on('install started', () => store().patchServer({ status: 'installing' }));
-  socket.on('install completed', actions.reloadServer);
-  socket.on('backup restore completed', () => store().patchServer({ status: null }));
+  socket.on(WS_OUTBOUND.installStarted, () => store().patchServer({ status: 'installing' }));
+  socket.on(WS_OUTBOUND.installCompleted, actions.reloadServer);
+  socket.on(WS_OUTBOUND.backupRestoreCompleted, () => store().patchServer({ status: null }));
 }
 
 /** Shown instead of a console that can never connect: the user lacks websocket.connect. */

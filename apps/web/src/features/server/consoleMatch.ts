@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { WS_OUTBOUND } from '@talon/shared/wings/events';
 import type { ServerSocket } from './socket.ts';
 
 /** Lines after which a Minecraft-style server waits for its EULA to be accepted. */
@@ -14,7 +15,7 @@ export function useConsoleMatch(socket: ServerSocket | null, pattern: RegExp): b
   useEffect(() => {
     setSeen(false);
     if (!socket) return;
-    return socket.on('console output', (line = '') => {
+    return socket.on(WS_OUTBOUND.consoleOutput, (line = '') => {
       if (pattern.test(line)) setSeen(true);
     });
   }, [socket, pattern]);

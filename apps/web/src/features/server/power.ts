@@ -1,9 +1,11 @@
+import type { PowerAction } from '@talon/shared/wings/events';
+
 export interface PowerButtonsState {
   startEnabled: boolean;
   restartEnabled: boolean;
   stopEnabled: boolean;
   /** The Stop button sends (and is labelled) `kill` once stopping, or once Stop was pressed. */
-  stopAction: 'stop' | 'kill';
+  stopAction: Extract<PowerAction, 'stop' | 'kill'>;
 }
 
 /** Enable rules of the power buttons (spec 001 §4 "Power"). `state` null means unknown. */

@@ -3,6 +3,8 @@
  * Framework-free so the reconnection rules can be tested with fake timers.
  */
 
+import { WS_INBOUND } from '@talon/shared/wings/events';
+
 /** Close codes after which the connection is left closed: normal, going away, no status. */
 export const FINAL_CLOSE_CODES: readonly number[] = [1000, 1001, 1005];
 export const RETRY_DELAY_MS = 1_000;
@@ -102,7 +104,7 @@ export class ServerSocket {
   }
 
   private authenticate(): void {
-    if (this.token) this.send('auth', this.token);
+    if (this.token) this.send(WS_INBOUND.auth, this.token);
   }
 
   private detach(socket: SocketLike): SocketLike {
