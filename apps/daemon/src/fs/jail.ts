@@ -503,6 +503,7 @@ export class Jail {
           const code = errnoOf(err);
           if (code === 'ENOENT' && create) {
             if (++retries > MAX_LINKS) throw new FileError('not_found', `${c} keeps disappearing`);
+            if (links > 0) this.checkScope([...names, c]); // nothing is created outside the folders
             await this.mkdirAt(top, c);
             queue.unshift(c); // open what is there now, whatever it is
             continue;
@@ -520,12 +521,17 @@ export class Jail {
           queue.unshift(...target.split('/'));
         }
       }
-      if (links > 0 && !insideScope(this.scope, `/${names.join('/')}`)) {
-        throw new FileError('outside_root', 'a symlink leads out of the folders this access may use');
-      }
+      if (links > 0) this.checkScope(names);
       return stack.pop()!;
     } finally {
       for (const h of stack) await closeQuietly(h);
+    }
+  }
+
+  /** Refuse (`outside_root`) a location a symlink led to when it is outside the jail's folders. */
+  private checkScope(names: readonly string[]): void {
+    if (!insideScope(this.scope, `/${names.join('/')}`)) {
+      throw new FileError('outside_root', 'a symlink leads out of the folders this access may use');
     }
   }
 

@@ -7,6 +7,8 @@ import {
   type RemoteServer,
 } from '@talon/shared';
 import { isUuid } from '../fs/paths.ts';
+import { httpRequest, type HttpAnswer } from './http-request.ts';
+import { cleanServerPath } from '@talon/shared/files/scope';
 
 /** A failed call to the panel's remote API; `status` is 0 for network errors and timeouts. */
 export class RemoteError extends Error {
@@ -53,6 +55,8 @@ export interface SftpGrant {
   server: string;
   user: string;
   permissions: string[];
+  /** Our extension (`file_paths`): the only folders the session may use; null = the whole server */
+  filePaths: string[] | null;
 }
 
 /**
@@ -122,7 +126,8 @@ export class RemoteClient {
    * (bad credentials, denied, throttled) is a final "no".
    */
   async sftpAuth(body: SftpAuthRequest): Promise<SftpGrant> {
-    const res = (await this.once('POST', '/sftp/auth', body)) as Partial<SftpGrant> | null;
+    const res = (await this.once('POST', '/sftp/auth', body)) as
+      (Partial<SftpGrant> & { file_paths?: unknown }) | null;
     if (
       !res ||
       typeof res.server !== 'string' ||
@@ -132,7 +137,12 @@ export class RemoteClient {
     ) {
       throw new RemoteError('panel sent an invalid answer for POST /sftp/auth', 200);
     }
-    return { server: res.server, user: res.user, permissions: res.permissions };
+    return {
+      server: res.server,
+      user: res.user,
+      permissions: res.permissions,
+      filePaths: grantedFolders(res),
+    };
   }
 
   private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
@@ -151,9 +161,9 @@ export class RemoteClient {
   }
 
   private async once(method: string, path: string, body?: unknown): Promise<unknown> {
-    let res: Response;
+    let res: HttpAnswer;
     try {
-      res = await fetch(this.base + path, {
+      res = await httpRequest(this.base + path, {
         method,
         headers: {
           Authorization: `Bearer ${this.opts.tokenId}.${this.opts.token}`,
@@ -162,13 +172,12 @@ export class RemoteClient {
           'User-Agent': 'Talon Daemon',
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.opts.timeoutSeconds * 1000),
-        redirect: 'error',
+        timeoutMs: this.opts.timeoutSeconds * 1000,
       });
     } catch (err) {
       throw new RemoteError(`panel unreachable (${method} ${path}): ${(err as Error).message}`, 0);
     }
-    const text = await res.text();
+    const { text } = res;
     if (res.status < 200 || res.status > 299) {
       throw new RemoteError(
         `panel answered ${res.status} to ${method} ${path}: ${firstError(text)}`,
@@ -194,4 +203,16 @@ function firstError(text: string): string {
     // not JSON: fall through
   }
   return text.slice(0, 200) || '_MissingResponseCode';
+}
+
+/**
+ * The `file_paths` of an /sftp/auth answer: absent or null is no limit; anything else that is not
+ * a list of strings limits the session to nothing rather than to everything.
+ */
+function grantedFolders(res: { file_paths?: unknown }): string[] | null {
+  const value = res.file_paths;
+  if (value === undefined || value === null) return null;
+  return Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string').map(cleanServerPath)
+    : [];
 }

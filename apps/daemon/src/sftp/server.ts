@@ -145,8 +145,9 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
           }
           serveSftp(acceptSftp(), {
             server,
-            files: filesOf(server, owner),
+            files: filesOf(server, owner, g.filePaths),
             permissions: g.permissions,
+            folders: g.filePaths,
             readOnly: config.system.sftp.read_only,
             log,
             activity: (event, metadata) =>

@@ -3,7 +3,9 @@ import ssh2, { type Attributes, type SFTPWrapper } from 'ssh2';
 import type { Logger } from 'pino';
 import type { ServerFiles } from '../fs/server-files.ts';
 import type { Server } from '../servers/server.ts';
+import type { FolderScope } from '@talon/shared/files/scope';
 import { HandleTable } from './handles.ts';
+import { SessionScope } from './scope.ts';
 import { attrsOf, longname, sftpClean } from './listing.ts';
 import { denied, invalidHandle, noSuchFile, statusOf, unsupported } from './status.ts';
 
@@ -22,6 +24,8 @@ export interface SessionOptions {
   /** The server's files with their rules: the same operations the HTTP file routes use. */
   files: ServerFiles;
   permissions: string[];
+  /** Our extension: the only folders this session may use (the jail of `files` has them too); null = all */
+  folders?: FolderScope;
   readOnly: boolean;
   log: Logger;
   activity: SftpEvent;
@@ -52,6 +56,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
   const { server, files } = opts;
   const jail = files.jail;
   const grant = new Grant(opts);
+  const scope = new SessionScope(opts.folders ?? null);
   const handles = new HandleTable();
 
   /** Run one request; refusals and the operations' errors become SFTP statuses. */
@@ -85,6 +90,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   const statPath = async (reqid: number, p: string) => {
     grant.need('file.read');
+    scope.visible(p);
     const st = await jail.lstat(p);
     if (!st) throw noSuchFile();
     sftp.attrs(reqid, attrsOf(st));
@@ -94,6 +100,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   on('OPEN', async (reqid, filename: string, flags: number) => {
     handles.checkRoom();
+    scope.requireInside(filename);
     if ((flags & WRITE_FLAGS) === 0) {
       grant.need('file.read-content');
       const { handle, stat } = await jail.openRead(filename);
@@ -140,6 +147,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   const setstat = async (reqid: number, p: string, attrs: Attributes) => {
     grant.needWrite('file.update');
+    scope.requireInside(p);
     // Only the permission bits, through the shared chmod: never through a link
     // (GHSA-rhq6-9rgh-v45c), never setuid/setgid.
     if (typeof attrs.mode === 'number' && !(await files.chmod(p, attrs.mode & 0o7777))) throw noSuchFile();
@@ -162,7 +170,9 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
   on('OPENDIR', async (reqid, p: string) => {
     grant.need('file.read');
     handles.checkRoom();
-    const names = (await jail.list(p)).map((e) => ({
+    const shown = scope.visible(p);
+    const entries = (await jail.list(p)).filter((e) => shown(e.name));
+    const names = entries.map((e) => ({
       filename: e.name,
       longname: longname(e.name, e.stat),
       attrs: attrsOf(e.stat),
@@ -181,6 +191,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
   const remove = (kind: 'file' | 'directory') => async (reqid: number, p: string) => {
     grant.needWrite('file.delete');
     if (jail.parts(p).length === 0) throw denied();
+    scope.requireInside(p);
     if (!(await files.delete(p, kind))) throw noSuchFile();
     opts.activity('server:sftp.delete', { files: [sftpClean(p)] });
     ok(reqid);
@@ -190,6 +201,7 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   on('MKDIR', async (reqid, p: string) => {
     grant.needWrite('file.create');
+    scope.requireInside(p);
     await files.mkdir(p);
     opts.activity('server:sftp.create-directory', { files: [sftpClean(p)] });
     ok(reqid);
@@ -197,6 +209,8 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   on('RENAME', async (reqid, from: string, to: string) => {
     grant.needWrite('file.update');
+    scope.requireInside(from);
+    scope.requireInside(to);
     if (!(await files.rename(from, to))) throw noSuchFile();
     opts.activity('server:sftp.rename', { files: [{ from: sftpClean(from), to: sftpClean(to) }] });
     ok(reqid);
@@ -204,12 +218,14 @@ export function serveSftp(sftp: SFTPWrapper, opts: SessionOptions): void {
 
   on('READLINK', async (reqid, p: string) => {
     grant.need('file.read');
+    scope.requireInside(p);
     const target = await jail.readlink(p);
     sftp.name(reqid, [{ filename: target, longname: target, attrs: {} as Attributes }]);
   });
 
   on('SYMLINK', async (reqid, linkPath: string, targetPath: string) => {
     grant.needWrite('file.create');
+    scope.requireLinkInside(linkPath, targetPath);
     await jail.symlink(targetPath, linkPath);
     ok(reqid);
   });

@@ -24,6 +24,8 @@ export interface SftpAccount {
   server: string;
   user: string;
   permissions: string[];
+  /** folders the session is limited to (our `file_paths` extension); absent: the whole server */
+  filePaths?: string[];
 }
 
 export class RemoteStandIn {
@@ -116,7 +118,12 @@ export class RemoteStandIn {
       if (!good) return refused;
       return {
         status: 200,
-        body: { server: account.server, user: account.user, permissions: account.permissions },
+        body: {
+          server: account.server,
+          user: account.user,
+          permissions: account.permissions,
+          ...(account.filePaths ? { file_paths: account.filePaths } : {}),
+        },
       };
     }
     const m = /^\/api\/remote\/servers\/([^/]+)(\/install)?$/.exec(p);

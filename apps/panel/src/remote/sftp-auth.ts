@@ -1,4 +1,5 @@
 import { can } from '@talon/shared';
+import { parseFolderScope, type FolderScope } from '@talon/shared/files/scope';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { errors, HttpError } from '../http/errors.ts';
@@ -114,11 +115,13 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
 
     const isOwner = server.owner_id === user.id;
     let permissions: string[];
+    let folders: FolderScope = null;
     if (isOwner || user.root_admin === 1) {
       permissions = ['*'];
     } else {
       const subuser = await servers.findSubuser(server.id, user.id);
       permissions = subuser ? (JSON.parse(subuser.permissions) as string[]) : [];
+      folders = parseFolderScope(subuser?.file_paths);
       if (!subuser || !can(permissions, 'file.sftp')) {
         await ctx.services.activity.log(
           'server:sftp.denied',
@@ -136,6 +139,12 @@ export function sftpAuthRoute(app: FastifyInstance, ctx: AppContext) {
     if (conflict) throw conflictError(conflict);
 
     const access: ServerAccess = { server, user, isOwner, permissions };
-    return { server: server.uuid, user: user.uuid, permissions: socketPermissions(access) };
+    return {
+      server: server.uuid,
+      user: user.uuid,
+      permissions: socketPermissions(access),
+      // Our extension (Wings ignores it): the folders the daemon keeps this session inside.
+      ...(folders === null ? {} : { file_paths: folders }),
+    };
   });
 }
