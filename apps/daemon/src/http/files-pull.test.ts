@@ -20,10 +20,12 @@ interface Origin {
   hits: string[];
   /** Ends the response held open by /slow/*. */
   release: Map<string, () => void>;
+  /** /slow/* responses whose connection closed. */
+  closed: Set<string>;
 }
 
 async function origin(host: string, routes: (o: Origin) => http.RequestListener): Promise<Origin> {
-  const o = { hits: [] as string[], release: new Map() } as unknown as Origin;
+  const o = { hits: [] as string[], release: new Map(), closed: new Set() } as unknown as Origin;
   o.server = http.createServer((req, res) => {
     o.hits.push(`${req.headers.host} ${req.url}`);
     routes(o)(req, res);
@@ -74,6 +76,7 @@ describe('files/pull', () => {
         res.writeHead(200, { 'Content-Length': 20 });
         res.write('0123456789');
         o.release.set(url, () => res.end('abcdefghij'));
+        res.on('close', () => o.closed.add(url));
         return;
       }
       res.writeHead(500).end();
@@ -172,6 +175,17 @@ describe('files/pull', () => {
     expect(await entries()).not.toContain('cancel.txt');
     // An unknown identifier is fine too.
     expect((await stack.api('DELETE', `/api/servers/${uuid}/files/pull/${id}`)).status).toBe(204);
+  });
+
+  it('stops the downloads of a server that is deleted', async () => {
+    const other = await stack.createInstalled();
+    const res = await stack.api('POST', `/api/servers/${other}/files/pull`, {
+      url: `${allowed.base}/slow/deleted.txt`,
+    });
+    expect(res.status).toBe(202);
+    await waitUntil(() => allowed.release.has('/slow/deleted.txt'));
+    expect((await stack.api('DELETE', `/api/servers/${other}`)).status).toBe(204);
+    await waitUntil(() => allowed.closed.has('/slow/deleted.txt'));
   });
 
   it('runs at most 3 downloads per server at once', async () => {
@@ -298,5 +312,31 @@ describe('files/pull', () => {
     expect(names).not.toContain('big-declared');
     expect(names).not.toContain('big-chunked');
     expect(names.filter((e) => e.startsWith('.talon-upload-'))).toEqual([]);
+  });
+});
+
+describe('files/pull when the operator disabled it', () => {
+  let stack: Stack;
+  let uuid: string;
+  beforeAll(async () => {
+    stack = await startStack({
+      config: { api: { host: '127.0.0.1', port: 0, disable_remote_download: true } },
+    });
+    uuid = await stack.createInstalled();
+  }, 60_000);
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+
+  it('answers every pull route with the reason', async () => {
+    const disabled = { error: 'This functionality is not currently enabled on this instance.' };
+    const started = await stack.api('POST', `/api/servers/${uuid}/files/pull`, {
+      url: 'https://example.com/a',
+    });
+    expect(started).toMatchObject({ status: 400, body: disabled });
+    expect(await stack.api('GET', `/api/servers/${uuid}/files/pull`)).toMatchObject({
+      status: 400,
+      body: disabled,
+    });
   });
 });

@@ -79,7 +79,11 @@ export function registerPullRoutes(app: FastifyInstance, config: DaemonConfig, w
     );
     downloads.set(download.identifier, download);
     running.set(s.uuid, downloads);
+    // A deleted server's downloads stop with it (as in Wings).
+    const stop = () => download.cancel();
+    s.bus.once('deleted', stop);
     const forget = () => {
+      s.bus.off('deleted', stop);
       downloads.delete(download.identifier);
       if (downloads.size === 0 && running.get(s.uuid) === downloads) running.delete(s.uuid);
     };
