@@ -4,6 +4,7 @@ import { list } from '../../http/envelope.ts';
 import { check } from '../../http/input.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess } from '../servers/server-access.ts';
+import { requireInsideUnder } from './file-scope.ts';
 
 interface PullBody {
   url: string;
@@ -33,6 +34,8 @@ export class FilePullService {
       use_header: 'boolean',
       foreground: 'boolean',
     });
+    // A folder-scoped subuser pulls into their folders only (403 otherwise).
+    requireInsideUnder(access, input.directory ?? '/', input.filename ?? '.');
     // The reference's forwarding: `directory` becomes `root` ("/" by default), nulls are left out.
     await this.daemon.pullFile(access.node, access.server.uuid, {
       url: input.url,
