@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -7,6 +8,23 @@ import { z } from 'zod';
  * Every setting the panel reads from the environment. Parsed once at boot; every problem is reported
  * together so an operator fixes them in one go. README.md documents each variable.
  */
+/** `a, b` → `['a', 'b']` (empty entries dropped). */
+function networkList(value: string): string[] {
+  return value
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+}
+
+/** `10.1.0.0/16`, `fd00::/8`: an address and a prefix length that fits its family. */
+function isCidr(value: string): boolean {
+  const [address = '', bits = '', ...rest] = value.split('/');
+  const family = isIP(address);
+  return (
+    rest.length === 0 && family !== 0 && /^\d{1,3}$/u.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
+  );
+}
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -75,6 +93,13 @@ const schema = z
       .regex(/^\d{1,5}-\d{1,5}$/u, 'must be a port range such as 25565-25599')
       .default('25565-25599'),
     LOCAL_CONSOLE_THROTTLE_LINES: z.coerce.number().int().min(1).default(2000),
+    LOCAL_REMOTE_DOWNLOAD_NETWORKS: z
+      .string()
+      .default('')
+      .refine(
+        (v) => networkList(v).every(isCidr),
+        'must be networks in CIDR notation separated by commas, such as 192.168.10.0/24,fd00:1::/64',
+      ),
   })
   .superRefine((v, ctx) => {
     if (v.RECAPTCHA_ENABLED && (!v.RECAPTCHA_SITE_KEY || !v.RECAPTCHA_SECRET_KEY)) {
@@ -140,6 +165,8 @@ export interface Config {
     ports: [number, number];
     /** Console lines per 100 ms the local daemon passes on before it throttles. */
     consoleThrottleLines: number;
+    /** Internal networks (CIDR) the local daemon's remote downloads may reach (`files/pull`). */
+    remoteDownloadNetworks: string[];
   };
 }
 
@@ -228,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sftpPort: v.LOCAL_SFTP_PORT,
       ports: v.LOCAL_ALLOCATIONS.split('-').map(Number) as [number, number],
       consoleThrottleLines: v.LOCAL_CONSOLE_THROTTLE_LINES,
+      remoteDownloadNetworks: networkList(v.LOCAL_REMOTE_DOWNLOAD_NETWORKS),
     },
   };
 }

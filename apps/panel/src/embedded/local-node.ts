@@ -100,6 +100,7 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
       ...base.api,
       host: node.fqdn === '127.0.0.1' ? '127.0.0.1' : '0.0.0.0',
       ssl: { ...base.api.ssl, enabled: false },
+      remote_download: { allowed_networks: ctx.config.localDaemon.remoteDownloadNetworks },
     },
     system: {
       ...base.system,
