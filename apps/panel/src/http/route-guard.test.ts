@@ -95,7 +95,11 @@ afterAll(async () => {
 });
 
 describe('the client server routes in the route table', () => {
-  const params = () => ({ server: server.uuid_short, allocation: String(server.allocation_id) });
+  const params = () => ({
+    server: server.uuid_short,
+    allocation: String(server.allocation_id),
+    user: subuser.uuid,
+  });
 
   it('are all there, each with a permission and a state rule', () => {
     const routes = clientServerRoutes();

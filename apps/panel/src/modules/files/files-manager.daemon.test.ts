@@ -307,7 +307,7 @@ describe('POST /files/delete, /files/create-folder, /files/chmod', () => {
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
 
-  it('chmod: numeric modes become octal strings; links are never followed; no event', async () => {
+  it('chmod: numeric modes become octal strings; links are never followed; an event for what changed', async () => {
     writeFileSync(at('run.sh'), '#!/bin/sh');
     const res = await ownerClient.post(`${base()}/chmod`, {
       root: '/',
@@ -333,7 +333,10 @@ describe('POST /files/delete, /files/create-folder, /files/chmod', () => {
     expect(link.status).toBe(404);
     expect(statSync(path.join(outside, 'secret.txt')).mode).toBe(before);
     expect(statSync(at('run.sh')).mode & 0o777).toBe(0o755);
-    expect(await events('server:file.chmod')).toEqual([]);
+    // Every mutation of the server area is in its activity log; refused requests are not.
+    expect(await events('server:file.chmod')).toEqual([
+      { directory: '/', files: [{ file: 'run.sh', mode: '755' }] },
+    ]);
   });
 
   it('a suspended server: 409 and nothing changes', async () => {

@@ -63,7 +63,7 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   app.get(`${prefix}/pull`, serverRoute('file.create'), async (req) => pulls.running(permittedAccess(req)));
   app.post(`${prefix}/chmod`, serverRoute('file.update'), async (req, reply) => {
-    await services.files.chmod(permittedAccess(req), req.body);
+    await services.files.chmod(permittedAccess(req), req.body, activityActor(req));
     return reply.code(204).send();
   });
 

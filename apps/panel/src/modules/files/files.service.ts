@@ -154,8 +154,8 @@ export class FilesService {
     });
   }
 
-  /** Modes are numbers in the request (e.g. 755) and octal strings for the daemon. No activity event. */
-  async chmod(access: PermittedServerAccess, body: unknown): Promise<void> {
+  /** Modes are numbers in the request (e.g. 755) and octal strings for the daemon. */
+  async chmod(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { root, files } = check<{ root: string; files: { file: string; mode: string | number }[] }>(body, {
       root: 'required|string',
       files: 'required|array',
@@ -165,6 +165,10 @@ export class FilesService {
     const changes = files.map((f) => ({ file: f.file, mode: String(f.mode) }));
     requireInsideUnder(access, root, ...changes.map((c) => c.file));
     await this.daemon.chmodFiles(access.node, access.server.uuid, root, changes);
+    await this.activity.log('server:file.chmod', actor, this.subject(access), {
+      directory: root,
+      files: changes,
+    });
   }
 
   private subject(access: UsableServerAccess) {
