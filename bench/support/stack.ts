@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuiltInEggs } from '../../apps/panel/src/bootstrap.ts';
 import { DaemonClient, nodeUrl } from '../../apps/panel/src/daemon-client/daemon-client.ts';
+import { localDaemonArgs } from '../../apps/panel/src/embedded/local-daemon.ts';
 import { ensureLocalNode, writeDaemonConfig } from '../../apps/panel/src/embedded/local-node.ts';
 import { APPLICATION_RESOURCES, KEY_TYPE } from '../../apps/panel/src/modules/api-keys/api-keys.service.ts';
 import { freePort } from '../../apps/panel/src/test-support/daemon.ts';
@@ -85,11 +86,14 @@ async function startDaemon(): Promise<DaemonInfo> {
   // BENCH_DAEMON_CPU_PROF=<dir>: each daemon process writes a V8 CPU profile there when it exits.
   const dir = process.env.BENCH_DAEMON_CPU_PROF;
   const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  // compiled: exactly what `npm start`'s panel runs; tsx: how it ran the daemon before.
   const main =
-    daemonMode === 'tsx' ? ['--import', 'tsx', 'apps/daemon/src/main.ts'] : ['apps/daemon/dist/main.js'];
+    daemonMode === 'tsx'
+      ? ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', configFile]
+      : localDaemonArgs(configFile, 'file:///bundle.js');
   // BENCH_DAEMON_NODE_ARGS: extra Node options for the daemon (experiments with V8 flags).
   const extra = (process.env.BENCH_DAEMON_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const args = [...profile, ...extra, ...main, '--config', configFile];
+  const args = [...profile, ...extra, ...main];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000));

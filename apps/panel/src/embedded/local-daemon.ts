@@ -15,14 +15,22 @@ const root = path.resolve(import.meta.dirname, '../../../..');
 export const LOCAL_DAEMON_KILL_AFTER_MS = 12_000;
 
 /**
+ * V8's young generation grows to 32 MB by default; the daemon mostly waits on I/O, and a cap of
+ * 8 MB (4 MB per semi-space) takes about 15 MB off its resident memory for a few more, cheap,
+ * minor collections (docs/benchmarks.md, daemon-rss).
+ */
+export const DAEMON_NODE_OPTIONS = ['--max-semi-space-size=4'];
+
+/**
  * How the daemon is run: its bundle when the panel itself runs from its bundle (`npm start`, which
  * builds both), else its TypeScript sources with tsx (`npm run dev`, tests). This module's own URL
  * tells which: it ends in `.ts` only when the sources are being run.
  */
 export function localDaemonArgs(config: string, moduleUrl = import.meta.url): string[] {
-  return moduleUrl.endsWith('.ts')
-    ? ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', config]
-    : ['apps/daemon/dist/main.js', '--config', config];
+  const main = moduleUrl.endsWith('.ts')
+    ? ['--import', 'tsx', 'apps/daemon/src/main.ts']
+    : ['apps/daemon/dist/main.js'];
+  return [...DAEMON_NODE_OPTIONS, ...main, '--config', config];
 }
 
 /**
