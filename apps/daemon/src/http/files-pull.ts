@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { daemonPullRequestSchema } from '@talon/shared/wings/remote-download';
+import { daemonPullRequestSchema, type DaemonPullEntry } from '@talon/shared/wings/remote-download';
 import type { DaemonConfig } from '../config/config.ts';
 import { AddressPolicy } from '../net/address-policy.ts';
 import { parseRemoteUrl } from '../net/pinned-get.ts';
@@ -46,7 +46,7 @@ export function registerPullRoutes(app: FastifyInstance, config: DaemonConfig, w
     if (!s) return reply;
     // Wings' capitalised keys; the rest is ours, for progress bars that show bytes.
     return {
-      downloads: [...of(s).values()].map((d) => ({
+      downloads: [...of(s).values()].map((d): DaemonPullEntry => ({
         Identifier: d.identifier,
         Progress: d.progress,
         Url: d.request.url,

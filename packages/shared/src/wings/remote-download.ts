@@ -17,9 +17,6 @@ export const daemonPullRequestSchema = z.object({
 });
 export type DaemonPullRequest = z.infer<typeof daemonPullRequestSchema>;
 
-/** `202` of a background pull. */
-export const daemonPullStartedSchema = z.looseObject({ identifier: z.string() });
-
 /**
  * One entry of `GET /api/servers/:server/files/pull`: Wings' capitalised `Identifier` and
  * `Progress` (0–1), and ours (a Wings node sends only the first two).

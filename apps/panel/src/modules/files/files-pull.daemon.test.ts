@@ -7,7 +7,7 @@ import type { Server, User } from '../../db/types.ts';
 import { expectError, firstError, type TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { daemonServerRow, waitUntil } from '../../test-support/daemon-servers.ts';
-import { gameServerEgg, subuserClient } from '../../test-support/fixtures.ts';
+import { addSubuser, gameServerEgg, subuserClient } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // POST /files/pull (reference §3.3) through the panel to a real daemon, which downloads from a local
@@ -159,6 +159,33 @@ describe('POST /files/pull', () => {
       (await stranger.post(`${base()}/pull`, { url: `${originBase}/mod.jar`, filename: 'no.jar' })).status,
     ).toBe(404);
     expect(existsSync(path.join(root, 'no.jar'))).toBe(false);
+  });
+
+  it('keeps a folder-scoped subuser inside their folders', async () => {
+    const scoped = await panel.createUser();
+    await addSubuser(panel.ctx, server, scoped, ['file.create'], { filePaths: ['/mods'] });
+    const client = await panel.signedIn(scoped);
+    for (const directory of ['/', '/config', '/mods/../config', null]) {
+      const res = await client.post(`${base()}/pull`, {
+        url: `${originBase}/mod.jar`,
+        directory,
+        foreground: true,
+      });
+      expectError(
+        res,
+        403,
+        'AccessDeniedHttpException',
+        'Your access to the files of this server is limited to /mods.',
+      );
+    }
+    expect(existsSync(path.join(root, 'config/mod.jar'))).toBe(false);
+    const inside = await client.post(`${base()}/pull`, {
+      url: `${originBase}/mod.jar`,
+      directory: '/mods/extra',
+      foreground: true,
+    });
+    expect(inside.status, inside.text).toBe(204);
+    expect(readFileSync(path.join(root, 'mods/extra/mod.jar'), 'utf8')).toBe('mod bytes');
   });
 
   it('lets a subuser with file.create pull, 10 times in 5 minutes, then answers 429', async () => {
