@@ -40,8 +40,12 @@ export async function resolveServerAccess(
   user: User,
   identifier: string,
 ): Promise<ServerAccess> {
-  const server = await repo.findByIdentifier(identifier);
-  if (!server) throw errors.notFound();
+  const found = await repo.findWithNode(identifier);
+  if (!found) throw errors.notFound();
+  return accessTo(repo, user, found.server);
+}
+
+async function accessTo(repo: ServersRepository, user: User, server: Server): Promise<ServerAccess> {
   const isOwner = server.owner_id === user.id;
   if (isOwner || user.root_admin === 1) return listedServerAccess(user, server, undefined);
   return listedServerAccess(user, server, await repo.findSubuser(server.id, user.id));
@@ -77,9 +81,10 @@ export async function resolveUsableServer(
   identifier: string,
   rule: StateRule = 'usable',
 ): Promise<UsableServerAccess> {
-  const access = await resolveServerAccess(repo, user, identifier);
-  const node = await repo.findNode(access.server.node_id);
-  if (!node) throw errors.notFound();
+  const found = await repo.findWithNode(identifier);
+  if (!found?.node) throw errors.notFound();
+  const { node } = found;
+  const access = await accessTo(repo, user, found.server);
   const conflict = serverConflict(access.server, node.maintenance_mode === 1);
   if (conflict && !(rule === 'websocket' && adminMayWatch(access.user, conflict))) {
     throw conflictError(conflict);

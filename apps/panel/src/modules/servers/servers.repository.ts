@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, SqlBool } from 'kysely';
 import { page, type ListParams } from '../application/listing.ts';
+import { GenerationCache } from './generation-cache.ts';
 import type {
   Allocation,
   Database,
@@ -34,7 +35,15 @@ export type ListScope =
   | { kind: 'others'; userId: number }
   | { kind: 'all' };
 
+/** A server row with its node's (undefined only when the node row is gone). */
+export interface ServerWithNode {
+  server: Server;
+  node: Node | undefined;
+}
+
 export class ServersRepository {
+  private readonly serverWithNode = new GenerationCache<Readonly<ServerWithNode>>({ maxEntries: 10_000 });
+
   constructor(private readonly db: Kysely<Database>) {}
 
   /** The counter the database bumps on any change a client server list could show (migration 0004). */
@@ -82,6 +91,24 @@ export class ServersRepository {
       .where('server_id', '=', serverId)
       .where('user_id', '=', userId)
       .executeTakeFirst();
+  }
+
+  /**
+   * A server by `{server}` identifier with its node: what every server route's guard reads first.
+   * Reused while the database's change counter stands still (one single-row query instead of two);
+   * the rows are frozen, since every request that reuses them shares them. Unknown identifiers are
+   * not remembered, so probing cannot push real servers out.
+   */
+  async findWithNode(identifier: string): Promise<Readonly<ServerWithNode> | undefined> {
+    const generation = await this.listGeneration();
+    const hit = this.serverWithNode.get(identifier, generation);
+    if (hit) return hit;
+    const server = await this.findByIdentifier(identifier);
+    if (!server) return undefined;
+    const node = await this.findNode(server.node_id);
+    const found = Object.freeze({ server: Object.freeze(server), node: node && Object.freeze(node) });
+    this.serverWithNode.set(identifier, generation, found);
+    return found;
   }
 
   findNodeByTokenId(tokenId: string): Promise<Node | undefined> {

@@ -5,7 +5,7 @@ import { item, pageRequest, paginated, requestUrl } from '../../http/envelope.ts
 import { HttpError } from '../../http/errors.ts';
 import { filters } from '../../http/query.ts';
 import { permittedAccess, serverAccess, serverRoute } from '../../http/server-guard.ts';
-import { ServerListCache } from './server-list-cache.ts';
+import { GenerationCache } from './generation-cache.ts';
 import { clientServerPage } from './server-list.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
@@ -23,7 +23,8 @@ const websocketDenied = () =>
 export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
 
-  const listCache = new ServerListCache();
+  // Serialised list answers (eight queries and ~1.6 KB of JSON per server to build) by caller and URL.
+  const listCache = new GenerationCache<Buffer>({ maxEntries: 2000, maxBytes: 32 << 20, sizeOf: (b) => b.length });
   app.get('/api/client', async (req, reply) => {
     const { user } = requireActor(req);
     const query = req.query as Record<string, unknown>;

@@ -3,7 +3,7 @@ import type { Egg, Node, Server, User } from '../../db/types.ts';
 import type { TestClient } from '../../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
-import { ServerListCache } from './server-list-cache.ts';
+import { GenerationCache } from './generation-cache.ts';
 
 // The client server list reuses its answer only while nothing it shows has changed, whichever panel
 // sharing the database made the change.
@@ -127,11 +127,37 @@ describe('GET /api/client answer reuse', () => {
   });
 });
 
-describe('ServerListCache', () => {
+describe('server route guard reuse', () => {
+  it('sees a suspension, an owner change and a node in maintenance made elsewhere at once', async () => {
+    const db = panel.ctx.db.db;
+    const probe = await serverRow(panel.ctx, node, egg, alice.id, { name: 'Probe' });
+    const details = () => aliceClient.request('GET', `/api/client/servers/${probe.uuid_short}/resources`);
+    const find = vi.spyOn(other.ctx.repositories.servers, 'findByIdentifier');
+    try {
+      await details();
+      await details();
+      expect(find).toHaveBeenCalledTimes(1); // the second request reused the rows
+    } finally {
+      find.mockRestore();
+    }
+    await db.updateTable('servers').set({ status: 'suspended' }).where('id', '=', probe.id).execute();
+    expect((await details()).status).toBe(409);
+    await db.updateTable('servers').set({ status: null }).where('id', '=', probe.id).execute();
+    await db.updateTable('nodes').set({ maintenance_mode: 1 }).where('id', '=', node.id).execute();
+    expect((await details()).status).toBe(409);
+    await db.updateTable('nodes').set({ maintenance_mode: 0 }).where('id', '=', node.id).execute();
+    await db.updateTable('servers').set({ owner_id: bob.id }).where('id', '=', probe.id).execute();
+    expect((await details()).status).toBe(404);
+  });
+});
+
+describe('GenerationCache', () => {
   const body = (n: number) => Buffer.alloc(n);
+  const buffers = (limits: { maxEntries: number; maxBytes: number }) =>
+    new GenerationCache<Buffer>({ ...limits, sizeOf: (b) => b.length });
 
   it('misses once the generation moves on', () => {
-    const cache = new ServerListCache();
+    const cache = buffers({ maxEntries: 10, maxBytes: 1000 });
     cache.set('a', 1, body(10));
     expect(cache.get('a', 1)).toHaveLength(10);
     expect(cache.get('a', 2)).toBeUndefined();
@@ -139,7 +165,7 @@ describe('ServerListCache', () => {
   });
 
   it('evicts the least recently used entries beyond its entry and byte limits', () => {
-    const cache = new ServerListCache({ maxEntries: 2, maxBytes: 100 });
+    const cache = buffers({ maxEntries: 2, maxBytes: 100 });
     cache.set('a', 1, body(10));
     cache.set('b', 1, body(10));
     cache.get('a', 1);
