@@ -264,6 +264,31 @@ describe('POST /users', () => {
     });
   });
 
+  it('gives two simultaneous invitations of one new email one account and one subuser', async () => {
+    const s = await newServer();
+    const email = uniqueEmail('twice');
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => ownerClient.post(users(s), { email, permissions: ['control.console'] })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    for (const refused of answers.filter((r) => r.status === 400)) {
+      expectError(
+        refused,
+        400,
+        'ServerSubuserExistsException',
+        'A user with that email address is already assigned as a subuser for this server.',
+      );
+    }
+    const accounts = await panel.ctx.db.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .execute();
+    expect(accounts).toHaveLength(1);
+    expect(await panel.ctx.repositories.subusers.listForServer(s.id)).toHaveLength(1);
+    expect(await mailsTo(email)).toHaveLength(1);
+  });
+
   it('keeps folders given in file_paths (our extension); an empty list is the whole server', async () => {
     const s = await newServer();
     const limited = await panel.createUser();

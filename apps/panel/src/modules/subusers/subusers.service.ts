@@ -114,8 +114,8 @@ export class SubusersService {
       );
     }
     if (user && (await this.repo.find(server.id, user.id))) throw subuserExists();
-    const created = !user;
-    user ??= await this.createAccount(input.email);
+    let created = false;
+    if (!user) ({ user, created } = await this.createAccount(input.email));
     const subuser = await this.repo.insert({
       serverId: server.id,
       userId: user.id,
@@ -219,9 +219,10 @@ export class SubusersService {
 
   /**
    * A new account for an invited email (reference §3.3): username from the email's local part,
-   * random password (the welcome mail's link sets a real one), named "Server Subuser".
+   * random password (the welcome mail's link sets a real one), named "Server Subuser". Should a
+   * request for the same email have made it a moment ago, that account is used (`created` false).
    */
-  private async createAccount(email: string): Promise<User> {
+  private async createAccount(email: string): Promise<{ user: User; created: boolean }> {
     const base = usernameBase(email);
     for (let attempt = 0; ; attempt++) {
       const username = `${base}${randomAlnum(3)}`.toLowerCase();
@@ -230,24 +231,33 @@ export class SubusersService {
         throw new Error('no free username for a new subuser account');
       }
       const at = nowIso();
-      return this.users.insert({
-        uuid: randomUUID(),
-        external_id: null,
-        username,
-        email: email.toLowerCase(),
-        name_first: 'Server',
-        name_last: 'Subuser',
-        password: await hashPassword(randomAlnum(48)),
-        language: 'en',
-        root_admin: 0,
-        use_totp: 0,
-        totp_secret: null,
-        totp_authenticated_at: null,
-        totp_last_step: null,
-        gravatar: 1,
-        created_at: at,
-        updated_at: at,
-      });
+      try {
+        const user = await this.users.insert({
+          uuid: randomUUID(),
+          external_id: null,
+          username,
+          email: email.toLowerCase(),
+          name_first: 'Server',
+          name_last: 'Subuser',
+          password: await hashPassword(randomAlnum(48)),
+          language: 'en',
+          root_admin: 0,
+          use_totp: 0,
+          totp_secret: null,
+          totp_authenticated_at: null,
+          totp_last_step: null,
+          gravatar: 1,
+          created_at: at,
+          updated_at: at,
+        });
+        return { user, created: true };
+      } catch (err) {
+        // The unique email (or, rarely, username) was taken in between: another request won.
+        const existing = await this.users.findByEmail(email);
+        if (existing) return { user: existing, created: false };
+        if (attempt < 10 && (await this.users.usernameTaken(username))) continue;
+        throw err;
+      }
     }
   }
 }
