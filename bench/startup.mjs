@@ -13,7 +13,7 @@ import path from 'node:path';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 3);
 const SETTLE_MS = 4000;
 const MODES = {
   tsx: ['--import', 'tsx', 'apps/panel/src/main.ts'],
@@ -48,7 +48,7 @@ async function answered(url, status, t0, child) {
     } catch {
       // not listening yet
     }
-    if (performance.now() - t0 > 60_000) throw new Error(`${url} did not answer ${status} within 60 s`);
+    if (performance.now() - t0 > 180_000) throw new Error(`${url} did not answer ${status} within 180 s`);
     await sleep(10);
   }
 }
@@ -86,13 +86,19 @@ async function start(mode, { dir, env }) {
   const child = spawn(process.execPath, MODES[mode], {
     cwd: root,
     env: { ...process.env, ...env, DATA_DIR: dir },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  const keep = (chunk) => (output = (output + chunk.toString()).slice(-20_000));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   try {
     const panelMs = await answered(`http://127.0.0.1:${env.PORT}/`, 200, t0, child);
     const daemonMs = await answered(`http://127.0.0.1:${env.LOCAL_DAEMON_PORT}/api/system`, 401, t0, child);
     await sleep(SETTLE_MS);
     return { panelMs, daemonMs, panelRss: rssKiB(child.pid), daemonRss: rssKiB(daemonPid(child.pid)) };
+  } catch (err) {
+    throw new Error(`${mode}: ${err.message}\n${output}`);
   } finally {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
