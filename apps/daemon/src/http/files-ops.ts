@@ -8,6 +8,7 @@ import { fileObject } from '../fs/file-object.ts';
 import { checkMode } from '../fs/jail.ts';
 import { filesOf, runtimeOwner, type ServerFiles } from '../fs/server-files.ts';
 import { ServerError } from '../servers/errors.ts';
+import { requestFileScope } from './request-file-scope.ts';
 import type { Server } from '../servers/server.ts';
 
 type WithServer = (req: FastifyRequest, reply: FastifyReply) => Server | null;
@@ -83,7 +84,7 @@ export function registerFileOperationRoutes(
       if (!s) return reply;
       const body = parse(schema, req, reply);
       if (!body) return reply;
-      return fn({ s, body, files: filesOf(s, runtimeOwner(config.runtime)), reply });
+      return fn({ s, body, files: filesOf(s, runtimeOwner(config.runtime), requestFileScope(req)), reply });
     };
 
   app.put(

@@ -5,6 +5,7 @@ import { fileObject, sortListing } from '../fs/file-object.ts';
 import { sniffMime } from '../fs/mime.ts';
 import { filesOf, runtimeOwner, type ServerFiles } from '../fs/server-files.ts';
 import { ServerError } from '../servers/errors.ts';
+import { requestFileScope } from './request-file-scope.ts';
 import type { Server } from '../servers/server.ts';
 
 const MIB = 1024 * 1024;
@@ -22,9 +23,12 @@ export function query(req: FastifyRequest, key: string): string {
   return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 
-/** The server's files with their write rules, as its unprivileged user when the daemon is root. */
-export function serverFiles(s: Server, config: DaemonConfig): ServerFiles {
-  return filesOf(s, runtimeOwner(config.runtime));
+/**
+ * The server's files with their write rules, as its unprivileged user when the daemon is root;
+ * with `req`, limited to the folders the panel names for it (`request-file-scope.ts`).
+ */
+export function serverFiles(s: Server, config: DaemonConfig, req?: FastifyRequest): ServerFiles {
+  return filesOf(s, runtimeOwner(config.runtime), req ? requestFileScope(req) : null);
 }
 
 /** `attachment; filename="…"` with quotes/backslashes escaped; non-ASCII names also as RFC 5987. */
@@ -43,7 +47,7 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
   app.get('/api/servers/:server/files/contents', async (req, reply) => {
     const s = withServer(req, reply);
     if (!s) return reply;
-    const { handle, stat, name } = await serverFiles(s, config).jail.openRead(query(req, 'file'));
+    const { handle, stat, name } = await serverFiles(s, config, req).jail.openRead(query(req, 'file'));
     try {
       const head = Buffer.alloc(512);
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -70,7 +74,7 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
     const s = withServer(req, reply);
     if (!s) return reply;
     try {
-      const entries = await serverFiles(s, config).jail.list(query(req, 'directory'));
+      const entries = await serverFiles(s, config, req).jail.list(query(req, 'directory'));
       return entries.map((e) => fileObject(e.name, e.stat, e.mime)).sort(sortListing);
     } catch (err) {
       if (err instanceof FileError && err.kind === 'not_found') throw new ServerError(DIRECTORY_MISSING, 404);
@@ -107,7 +111,7 @@ export function registerFileRoutes(app: FastifyInstance, config: DaemonConfig, w
           // The target is replaced only once the whole body arrived: an editor save cut short
           // leaves the old file, and a reader never sees half of the new one. The announced
           // length is checked against the quota before anything is created.
-          const staged = await serverFiles(s, config).stage(query(req, 'file'), length);
+          const staged = await serverFiles(s, config, req).stage(query(req, 'file'), length);
           try {
             try {
               for await (const chunk of req.raw as AsyncIterable<Buffer>) await staged.write(chunk);

@@ -17,6 +17,7 @@ import {
   type DaemonPullEntry,
   type DaemonPullRequest,
 } from '@talon/shared/wings/remote-download';
+import { encodeScopeHeader, FILE_SCOPE_HEADER, type FolderScope } from '@talon/shared/files/scope';
 import { HttpError } from '../http/errors.ts';
 import { decrypt } from '../lib/crypto.ts';
 
@@ -86,7 +87,22 @@ export class DaemonClient {
   /** Decrypted node tokens, by node id and encrypted value (a reset token changes the value). */
   private readonly tokens = new Map<number, { sealed: string; plain: string }>();
 
+  /** Headers added to every request of this client (a file-scoped view, see `withFileScope`). */
+  private scopeHeaders: Record<string, string> = {};
+
   constructor(private readonly appKey: Buffer) {}
+
+  /**
+   * This client for the file requests of a subuser limited to `folders` (our extension): each
+   * request names them in FILE_SCOPE_HEADER, so the daemon's jail refuses a symlink that leads out
+   * of them. The same client when there are no folders.
+   */
+  withFileScope(folders: FolderScope): DaemonClient {
+    if (folders === null) return this;
+    const scoped = Object.create(this) as DaemonClient;
+    scoped.scopeHeaders = { [FILE_SCOPE_HEADER]: encodeScopeHeader(folders) };
+    return scoped;
+  }
 
   token(node: Node): string {
     const hit = this.tokens.get(node.id);
@@ -117,6 +133,7 @@ export class DaemonClient {
           headers: {
             authorization: `Bearer ${this.token(node)}`,
             accept: 'application/json',
+            ...this.scopeHeaders,
             // Wings requires a Content-Length on writes, so it is always sent, even for empty bodies.
             ...(payload === undefined
               ? {}

@@ -79,3 +79,25 @@ export function outsideScopeMessage(folders: readonly string[]): string {
     ? 'Your access to the files of this server does not include any folder.'
     : `Your access to the files of this server is limited to ${folders.join(', ')}.`;
 }
+
+/**
+ * The request header by which the panel tells a daemon the folders of a file request it forwards
+ * for a folder-scoped subuser (our extension; Wings ignores it). The daemon's jail then refuses
+ * symlinks that lead out of them; the panel has checked the names already.
+ */
+export const FILE_SCOPE_HEADER = 'x-talon-file-scope';
+
+/** The header's value: the folders as URI-encoded JSON (header values are ASCII). */
+export function encodeScopeHeader(folders: readonly string[]): string {
+  return encodeURIComponent(JSON.stringify(folders));
+}
+
+/** The folders of a received header: absent is no limit; anything unreadable limits to nothing. */
+export function decodeScopeHeader(value: string | string[] | undefined): FolderScope {
+  if (value === undefined) return null;
+  try {
+    return parseFolderScope(decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : value)) ?? [];
+  } catch {
+    return [];
+  }
+}

@@ -295,6 +295,44 @@ describe('everyone else', () => {
 });
 
 describe('symlinks', () => {
+  it('the file routes through a link inside the folder that leads out of it reach nothing outside', async () => {
+    symlinkSync('..', at('plugins/to-root'));
+    // The names are inside /plugins; the daemon, told the folders, finds the place is not.
+    const read = await builderClient.get(`${base()}/contents?file=/plugins/to-root/server.properties`);
+    expect(read.status).toBe(404);
+    expect(read.text).not.toContain('secret');
+    expect((await builderClient.get(`${base()}/list?directory=/plugins/to-root`)).status).toBe(404);
+    const write = await builderClient.postRaw(`${base()}/write?file=/plugins/to-root/planted.txt`, 'x');
+    expect(write.status).toBe(404);
+    const mkdir = await builderClient.post(`${base()}/create-folder`, {
+      root: '/plugins/to-root',
+      name: 'planted',
+    });
+    expect(mkdir.status).toBe(404);
+    const moved = await builderClient.put(`${base()}/rename`, {
+      root: '/plugins',
+      files: [{ from: 'a.jar', to: 'to-root/a.jar' }],
+    });
+    expect(moved.status).toBe(404);
+    const copied = await builderClient.post(`${base()}/copy`, {
+      location: '/plugins/to-root/server.properties',
+    });
+    expect(copied.status).toBe(404);
+    const deleted = await builderClient.post(`${base()}/delete`, {
+      root: '/plugins/to-root',
+      files: ['server.properties'],
+    });
+    expect(deleted.status).toBe(404);
+    expect(existsSync(at('planted.txt'))).toBe(false);
+    expect(existsSync(at('planted'))).toBe(false);
+    expect(existsSync(at('a.jar'))).toBe(false);
+    expect(existsSync(at('plugins/a.jar'))).toBe(true);
+    expect(readdirSync(root).filter((n) => n.startsWith('server'))).toEqual(['server.properties']);
+    // The owner's requests still follow the link inside the server.
+    const owners = await ownerClient.get(`${base()}/contents?file=/plugins/to-root/server.properties`);
+    expect([owners.status, owners.text]).toEqual([200, 'rcon.password=secret\n']);
+  });
+
   it('a signed URL through a link inside the folder that leads out of it is refused by the daemon', async () => {
     symlinkSync('..', at('plugins/up'));
     // The panel sees a path inside /plugins; the daemon resolves the link and finds it outside.

@@ -9,7 +9,7 @@ import { signHs256 } from '../../lib/jwt.ts';
 import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess, UsableServerAccess } from '../servers/server-access.ts';
-import { listingFilter, requireInside, requireInsideUnder, scopeClaim } from './file-scope.ts';
+import { fileScope, listingFilter, requireInside, requireInsideUnder, scopeClaim } from './file-scope.ts';
 
 /**
  * A server's files through the client API (reference §3.3 "Files"). Every call is proxied to the
@@ -29,7 +29,12 @@ export class FilesService {
   async contents(access: PermittedServerAccess, query: unknown, actor: ActivityActor): Promise<Buffer> {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     requireInside(access, file);
-    const body = await this.daemon.fileContents(access.node, access.server.uuid, file, this.maxEditSize);
+    const body = await this.daemonFor(access).fileContents(
+      access.node,
+      access.server.uuid,
+      file,
+      this.maxEditSize,
+    );
     if (!body) {
       throw errors.badRequest(
         'The file you are attempting to open is too large to view in the file editor.',
@@ -50,7 +55,7 @@ export class FilesService {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     requireInside(access, file);
     const content = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-    await this.daemon.writeFile(access.node, access.server.uuid, file, content);
+    await this.daemonFor(access).writeFile(access.node, access.server.uuid, file, content);
     await this.activity.log('server:file.write', actor, [{ type: 'server', id: access.server.id }], { file });
   }
 
@@ -58,7 +63,11 @@ export class FilesService {
   async list(access: PermittedServerAccess, query: unknown) {
     const { directory } = check<{ directory?: string | null }>(query, { directory: 'nullable|string' });
     const shown = listingFilter(access, directory ?? '/');
-    const entries = await this.daemon.listDirectory(access.node, access.server.uuid, directory ?? '/');
+    const entries = await this.daemonFor(access).listDirectory(
+      access.node,
+      access.server.uuid,
+      directory ?? '/',
+    );
     return list('file_object', entries.filter((e) => shown(e.name)).map(fileObject));
   }
 
@@ -86,7 +95,7 @@ export class FilesService {
     });
     const pairs = files.map((f) => ({ from: f.from, to: f.to }));
     requireInsideUnder(access, root, ...pairs.flatMap((p) => [p.from, p.to]));
-    await this.daemon.renameFiles(access.node, access.server.uuid, root, pairs);
+    await this.daemonFor(access).renameFiles(access.node, access.server.uuid, root, pairs);
     await this.activity.log('server:file.rename', actor, this.subject(access), {
       directory: root,
       files: pairs,
@@ -96,7 +105,7 @@ export class FilesService {
   async copy(access: PermittedServerAccess, body: unknown, actor: ActivityActor): Promise<void> {
     const { location } = check<{ location: string }>(body, { location: 'required|string' });
     requireInside(access, location);
-    await this.daemon.copyFile(access.node, access.server.uuid, location);
+    await this.daemonFor(access).copyFile(access.node, access.server.uuid, location);
     await this.activity.log('server:file.copy', actor, this.subject(access), { file: location });
   }
 
@@ -108,7 +117,12 @@ export class FilesService {
     });
     requireInside(access, root ?? '/');
     requireInsideUnder(access, root ?? '/', ...files);
-    const archive = await this.daemon.compressFiles(access.node, access.server.uuid, root ?? '/', files);
+    const archive = await this.daemonFor(access).compressFiles(
+      access.node,
+      access.server.uuid,
+      root ?? '/',
+      files,
+    );
     await this.activity.log('server:file.compress', actor, this.subject(access), {
       directory: root ?? '/',
       files,
@@ -123,7 +137,7 @@ export class FilesService {
     });
     requireInside(access, root ?? '/');
     requireInsideUnder(access, root ?? '/', file);
-    await this.daemon.decompressFile(access.node, access.server.uuid, root ?? '/', file);
+    await this.daemonFor(access).decompressFile(access.node, access.server.uuid, root ?? '/', file);
     await this.activity.log('server:file.decompress', actor, this.subject(access), {
       directory: root ?? '/',
       file,
@@ -137,7 +151,7 @@ export class FilesService {
       'files.*': 'string',
     });
     requireInsideUnder(access, root, ...files);
-    await this.daemon.deleteFiles(access.node, access.server.uuid, root, files);
+    await this.daemonFor(access).deleteFiles(access.node, access.server.uuid, root, files);
     await this.activity.log('server:file.delete', actor, this.subject(access), { directory: root, files });
   }
 
@@ -147,7 +161,7 @@ export class FilesService {
       name: 'required|string',
     });
     requireInsideUnder(access, root ?? '/', name);
-    await this.daemon.createDirectory(access.node, access.server.uuid, name, root ?? '/');
+    await this.daemonFor(access).createDirectory(access.node, access.server.uuid, name, root ?? '/');
     await this.activity.log('server:file.create-directory', actor, this.subject(access), {
       directory: root ?? '/',
       name,
@@ -164,11 +178,16 @@ export class FilesService {
     });
     const changes = files.map((f) => ({ file: f.file, mode: String(f.mode) }));
     requireInsideUnder(access, root, ...changes.map((c) => c.file));
-    await this.daemon.chmodFiles(access.node, access.server.uuid, root, changes);
+    await this.daemonFor(access).chmodFiles(access.node, access.server.uuid, root, changes);
     await this.activity.log('server:file.chmod', actor, this.subject(access), {
       directory: root,
       files: changes,
     });
+  }
+
+  /** The daemon client for this caller: a folder-scoped subuser's requests carry the folders. */
+  private daemonFor(access: UsableServerAccess): DaemonClient {
+    return this.daemon.withFileScope(fileScope(access));
   }
 
   private subject(access: UsableServerAccess) {
