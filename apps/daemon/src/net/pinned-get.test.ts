@@ -1,5 +1,12 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy } from './address-policy.ts';
 import { pinnedGet, type Resolver } from './pinned-get.ts';
@@ -63,5 +70,51 @@ describe('pinnedGet', () => {
         throw new Error('ENOTFOUND');
       }),
     ).rejects.toThrow('The host nowhere.invalid could not be found.');
+  });
+
+  it('over https sends the host name as TLS server name and checks the certificate against it', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'talon-pull-tls-'));
+    const names: string[] = [];
+    let secure: https.Server | undefined;
+    try {
+      const key = path.join(dir, 'key.pem');
+      const cert = path.join(dir, 'cert.pem');
+      await promisify(execFile)('openssl', [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=secure.example',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+      ]);
+      const context = tls.createSecureContext({ key: await readFile(key), cert: await readFile(cert) });
+      secure = https.createServer(
+        {
+          SNICallback: (name, cb) => {
+            names.push(name);
+            cb(null, context);
+          },
+        },
+        (_req, res) => res.end('never'),
+      );
+      await new Promise<void>((r) => secure!.listen(0, '127.0.0.2', r));
+      const tlsPort = (secure.address() as AddressInfo).port;
+      // A self-signed certificate is not trusted: the download is refused, after the handshake
+      // named the host (not the address it connected to).
+      await expect(get(`https://secure.example:${tlsPort}/`, async () => ['127.0.0.2'])).rejects.toThrow(
+        `Could not download from secure.example:${tlsPort}: DEPTH_ZERO_SELF_SIGNED_CERT.`,
+      );
+      expect(names).toEqual(['secure.example']);
+    } finally {
+      secure?.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
