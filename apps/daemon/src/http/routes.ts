@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { POWER_ACTIONS, type PowerAction } from '@talon/shared';
+import { POWER_ACTIONS, type DaemonServer, type PowerAction, type SystemInfo } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import type { ServerManager } from '../servers/manager.ts';
 import type { Server } from '../servers/server.ts';
@@ -24,7 +24,7 @@ export interface RouteDeps {
 }
 
 /** The per-server document of GET /api/servers and GET /api/servers/:server (§2.4). */
-export function serverDocument(s: Server, config: DaemonConfig): Record<string, unknown> {
+export function serverDocument(s: Server, config: DaemonConfig): DaemonServer {
   const stats = s.stats();
   return {
     state: s.state,
@@ -51,13 +51,13 @@ function background(req: FastifyRequest, what: string, p: Promise<unknown>): voi
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { config, manager } = deps;
 
-  app.get('/api/system', async () => ({
+  app.get('/api/system', async (): Promise<SystemInfo> => ({
     architecture: os.arch() === 'x64' ? 'amd64' : os.arch(),
     cpu_count: os.cpus().length,
     kernel_version: os.release(),
     os: 'linux',
     version: DAEMON_VERSION,
-    runtime: deps.runtime,
+    runtime: { ...deps.runtime },
   }));
 
   app.get('/api/servers', async () => manager.all().map((s) => serverDocument(s, config)));
