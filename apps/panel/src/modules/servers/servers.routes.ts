@@ -7,6 +7,7 @@ import { filters } from '../../http/query.ts';
 import { permittedAccess, serverAccess, serverRoute } from '../../http/server-guard.ts';
 import { GenerationCache } from './generation-cache.ts';
 import { clientServerPage } from './server-list.ts';
+import { optionalServerRelationships } from './server-includes.ts';
 import { clientServerAttributes } from './servers.presenter.ts';
 import type { ListScope } from './servers.repository.ts';
 import { socketPermissions } from './server-access.ts';
@@ -24,7 +25,11 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   const { repositories, services } = ctx;
 
   // Serialised list answers (eight queries and ~1.6 KB of JSON per server to build) by caller and URL.
-  const listCache = new GenerationCache<Buffer>({ maxEntries: 2000, maxBytes: 32 << 20, sizeOf: (b) => b.length });
+  const listCache = new GenerationCache<Buffer>({
+    maxEntries: 2000,
+    maxBytes: 32 << 20,
+    sizeOf: (b) => b.length,
+  });
   app.get('/api/client', async (req, reply) => {
     const { user } = requireActor(req);
     const query = req.query as Record<string, unknown>;
@@ -59,7 +64,10 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/client/servers/:server', serverRoute('any', { state: 'none' }), async (req) => {
     const grants = serverAccess(req);
     const bundle = await repositories.servers.bundle(grants.server);
-    return item('server', clientServerAttributes(bundle, grants), {
+    const attributes = clientServerAttributes(bundle, grants);
+    const extra = await optionalServerRelationships(req.query, bundle, grants, repositories.subusers);
+    const withIncludes = { ...attributes, relationships: { ...attributes.relationships, ...extra } };
+    return item('server', withIncludes, {
       is_server_owner: grants.isOwner,
       user_permissions: socketPermissions(grants),
     });

@@ -167,6 +167,34 @@ describe('GET /users', () => {
   });
 });
 
+describe('GET /api/client/servers/{server}?include=subusers', () => {
+  it('adds the subusers (a null resource without user.read) and the egg when asked', async () => {
+    const s = await newServer();
+    const { user: member, client: memberClient } = await subuserClient(panel, s, ['control.console']);
+    const details = await ownerClient.get(`/api/client/servers/${s.uuid_short}?include=subusers,egg`);
+    expect(details.status, details.text).toBe(200);
+    const { relationships } = details.body.attributes;
+    expect(relationships.subusers).toEqual({
+      object: 'list',
+      data: [
+        {
+          object: 'server_subuser',
+          attributes: { ...clientUserAttributes(member), permissions: ['control.console'] },
+        },
+      ],
+    });
+    expect(relationships.egg).toEqual({ object: 'egg', attributes: { uuid: egg.uuid, name: egg.name } });
+    expect(Object.keys(relationships)).toEqual(['allocations', 'variables', 'egg', 'subusers']);
+    const refused = await memberClient.get(`/api/client/servers/${s.uuid_short}?include[]=subusers`);
+    expect(refused.body.attributes.relationships.subusers).toEqual({
+      object: 'null_resource',
+      attributes: null,
+    });
+    const plain = await ownerClient.get(`/api/client/servers/${s.uuid_short}?include=nonsense`);
+    expect(Object.keys(plain.body.attributes.relationships)).toEqual(['allocations', 'variables']);
+  });
+});
+
 describe('GET /users/{user}', () => {
   it('shows one subuser; 404 for a user who is not a subuser of this server; 403 for oneself', async () => {
     const { user: target } = await subuserClient(panel, server, ['control.start']);
