@@ -43,6 +43,15 @@ export function parseRemoteUrl(raw: string): URL {
   return url;
 }
 
+/** A percent-encoded URL part decoded, or as it is when its encoding is broken. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 const systemResolver: Resolver = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
@@ -90,9 +99,7 @@ function requestAt(url: URL, address: string, o: PinnedGetOptions): Promise<Inco
       agent: false,
       signal: o.signal,
       ...(secure && !isIP(hostname) ? { servername: hostname } : {}),
-      ...(url.username
-        ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` }
-        : {}),
+      ...(url.username ? { auth: `${decoded(url.username)}:${decoded(url.password)}` } : {}),
       headers: { Host: url.host, 'User-Agent': USER_AGENT, Accept: '*/*' },
     });
     const timer = setTimeout(
@@ -106,7 +113,8 @@ function requestAt(url: URL, address: string, o: PinnedGetOptions): Promise<Inco
       clearTimeout(timer);
       resolve(res);
     });
-    req.once('error', (err) => {
+    // `on`, not `once`: an error after the response (a socket reset mid-body) must not go unhandled.
+    req.on('error', (err) => {
       clearTimeout(timer);
       reject(
         err instanceof RemoteRefused || o.signal.aborted
