@@ -335,6 +335,8 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
     ['network', 'Notes'],
     ['startup', 'Startup Command'],
     ['settings', 'Server Name'],
+    ['users', 'New User'],
+    ['activity', 'Filter by event'],
   ] as const) {
     it(`server ${tab} page: every control reachable by Tab and Shift+Tab, nothing traps`, async () => {
       await page.goto(`${panel.url}/server/${server.identifier}/${tab}`);
@@ -343,6 +345,30 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
       await expectKeyboardWalkable(page);
     });
   }
+
+  it('the new-user dialog keeps the focus, its permission list included, and gives it back', async () => {
+    await page.goto(`${panel.url}/server/${server.identifier}/users`);
+    const open = page.getByRole('button', { name: 'New User' });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').getByLabel('Email').waitFor();
+    expect(await focusInDialog(page), 'the dialog did not take the focus').toBe(true);
+    await expectFocusKeptInDialog(page);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await open.evaluate((el) => el === document.activeElement), 'focus not back on New User').toBe(
+      true,
+    );
+  });
+
+  it('account SSH keys and activity pages: walkable', async () => {
+    await page.goto(`${panel.url}/account/ssh`);
+    await page.getByRole('button', { name: 'Add Key' }).waitFor();
+    await expectKeyboardWalkable(page);
+    await page.goto(`${panel.url}/account/activity`);
+    await page.getByTestId('activity-row').first().waitFor();
+    await expectKeyboardWalkable(page);
+  });
 
   it('file editor: Tab indents inside the editor; Escape then Tab (or Shift+Tab) leaves it', async () => {
     await page.goto(`${panel.url}/server/${server.identifier}/files/edit#/server.js`);

@@ -47,6 +47,8 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, lazy: area(account, (m) => m.AccountOverviewPage) },
               { path: 'api', lazy: area(account, (m) => m.AccountApiPage) },
+              { path: 'ssh', lazy: area(account, (m) => m.AccountSshPage) },
+              { path: 'activity', lazy: area(account, (m) => m.AccountActivityPage) },
               { path: '*', lazy: area(shell, (m) => m.SignedInNotFound) },
             ],
           },

@@ -11,6 +11,8 @@ export const NAMESPACES = [
   'startup',
   'files',
   'network',
+  'users',
+  'activity',
 ] as const;
 
 function browserDeps(): LoaderDeps {

@@ -8,6 +8,8 @@ import server from '../../locales/en/server.json';
 import files from '../../locales/en/files.json';
 import startup from '../../locales/en/startup.json';
 import network from '../../locales/en/network.json';
+import users from '../../locales/en/users.json';
+import activity from '../../locales/en/activity.json';
 
 /** Component tests use the real English files, loaded synchronously. */
 export function initTestI18n(): void {
@@ -15,7 +17,7 @@ export function initTestI18n(): void {
   void i18next.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { common, auth, account, dashboard, server, startup, files, network } },
+    resources: { en: { common, auth, account, dashboard, server, startup, files, network, users, activity } },
     defaultNS: 'common',
     keySeparator: '.',
     interpolation: { escapeValue: false },

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  filePathError,
-  isNormalisedFolderPath,
-  normaliseFolderPath,
-  subuserFormSchema,
-} from './subusers.ts';
+import { subuserFormSchema } from './subuser-form.ts';
+import { filePathError, isNormalisedFolderPath, normaliseFolderPath } from './subusers.ts';
 
 const errorsOf = (value: unknown) => {
   const result = subuserFormSchema.safeParse(value);

@@ -59,32 +59,19 @@ export function normaliseFolderPath(input: string): string | null {
 }
 
 /**
- * The create/edit user modal (spec 001 §5 "Subuser form"). `filePaths` (our extension) is empty
- * for "the whole server".
+ * The subuser form's email (spec 001 §5): required, valid, at most 191 characters. Built only with
+ * zod functions the sign-in page already uses: zod's code is in a chunk that page loads, so a
+ * function used anywhere in the web app (z.array, z.optional…) grows it. The full form schema is
+ * in subuser-form.ts for that reason.
  */
-export const subuserFormSchema = z.object({
-  email: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, { error: M.emailInvalid, abort: true }),
-      z.maxLength(SUBUSER_EMAIL_MAX, { error: M.emailMax, abort: true }),
-      z.email(M.emailInvalid),
-    ),
-  permissions: z.array(z.string()),
-  filePaths: z.optional(
-    z.array(z.string()).check(
-      z.maxLength(SUBUSER_FILE_PATHS_MAX, M.filePathsMax),
-      z.superRefine((paths, ctx) => {
-        paths.forEach((path, index) => {
-          const message = filePathError(path);
-          if (message) ctx.issues.push({ code: 'custom', message, input: path, path: [index] });
-        });
-      }),
-    ),
-  ),
-});
-export type SubuserFormValues = z.infer<typeof subuserFormSchema>;
+export const subuserEmailSchema = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, { error: M.emailInvalid, abort: true }),
+    z.maxLength(SUBUSER_EMAIL_MAX, { error: M.emailMax, abort: true }),
+    z.email(M.emailInvalid),
+  );
 
 /** The `server_subuser` wire object (reference §3.1), plus our optional `file_paths`. */
 export interface SubuserWire {

@@ -9,10 +9,12 @@ export function AccountLayout() {
   return (
     <>
       <nav aria-label={t('nav.account_sections')} className="border-b border-zinc-800 bg-zinc-900/60">
-        <div className="mx-auto flex max-w-[1200px] overflow-x-auto px-2 sm:px-4">
+        <div className="mx-auto flex max-w-[1200px] flex-wrap px-2 sm:px-4">
           {[
             { to: '/account', label: t('nav.settings'), end: true },
             { to: '/account/api', label: t('nav.api_credentials'), end: false },
+            { to: '/account/ssh', label: t('nav.ssh_keys'), end: false },
+            { to: '/account/activity', label: t('nav.activity'), end: false },
           ].map((item) => (
             <NavLink
               key={item.to}

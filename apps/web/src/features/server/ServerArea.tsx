@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { NavLink, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,9 @@ import { EditFilePage, NewFilePage } from './files/editor/FileEditorPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { StartupPage } from './startup/StartupPage.tsx';
 import { NetworkPage } from './network/NetworkPage.tsx';
+import { UsersPage } from './users/UsersPage.tsx';
+import { ServerActivityPage } from './activity/ServerActivityPage.tsx';
+import { usePermissionRefresh } from './users/usePermissionRefresh.ts';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
 import { useServerConnection } from './connection.ts';
 import { gateFor } from './gating.ts';
@@ -25,9 +28,11 @@ import { isInConflict, useServerStore } from './store.ts';
 const TABS = [
   { path: '', label: 'console', Page: ConsolePage },
   { path: 'files', label: 'files:title', Page: FilesPage },
+  { path: 'users', label: 'users:title', Page: UsersPage },
   { path: 'network', label: 'network:title', Page: NetworkPage },
   { path: 'startup', label: 'startup:title', Page: StartupPage },
   { path: 'settings', label: 'settings.title', Page: SettingsPage },
+  { path: 'activity', label: 'activity:server_title', Page: ServerActivityPage },
 ] as const;
 
 /**
@@ -42,7 +47,7 @@ const SUB_PAGES = [
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
   // Tab labels from other namespaces (files:title) must be loaded before the tab bar renders.
-  const { t } = useTranslation(['server', 'files', 'startup', 'network']);
+  const { t } = useTranslation(['server', 'files', 'startup', 'network', 'users', 'activity']);
   const params = useParams();
   const id = params.id!;
   const rest = (params['*'] ?? '').replace(/\/+$/, '');
@@ -68,6 +73,8 @@ export function ServerArea() {
     can(query.data?.permissions ?? [], 'websocket.connect'),
     () => void refetch(),
   );
+  // Permissions changed by the owner reach this page through the socket's token revocation.
+  usePermissionRefresh(useCallback(() => void refetch(), [refetch]));
 
   const loaded = server !== null && server.id === id;
   const gate = gateFor(rest, permissions);

@@ -15,6 +15,8 @@ const RULES: { match: RegExp; needs: string[][] }[] = [
   { match: /^startup$/, needs: [['startup.*']] },
   // Settings is reachable with any settings permission or with file.sftp alone.
   { match: /^settings$/, needs: [['settings.*'], ['file.sftp']] },
+  // Not in the spec's table: the server's activity log, as the reference gates it.
+  { match: /^activity$/, needs: [['activity.read']] },
 ];
 
 /**

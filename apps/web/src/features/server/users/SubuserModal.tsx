@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -59,6 +59,7 @@ function SubuserForm({
   onCancel: () => void;
 }) {
   const { t } = useTranslation('users');
+  const formId = useId();
   const serverId = useServerStore((s) => s.server!.id);
   const held = useServerStore((s) => s.permissions);
   const rootAdmin = useGlobalStore((s) => s.user?.rootAdmin ?? false);
@@ -141,10 +142,13 @@ function SubuserForm({
       )}
       {/* The catalogue is taller than most screens: it scrolls inside the modal, which keeps its
           title and its buttons in sight. */}
+      <p id={`${formId}-permissions`} className="text-xs font-semibold tracking-wide text-zinc-300 uppercase">
+        {t('permissions')}
+      </p>
       <div
         className="focus-ring max-h-[55vh] space-y-3 overflow-y-auto rounded-lg pr-1"
         role="region"
-        aria-label={t('permissions')}
+        aria-labelledby={`${formId}-permissions`}
         tabIndex={0}
       >
         {groups.map((group) => (
