@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ClientFileObject } from '@talon/shared';
 import { nodeUrl, type DaemonClient, type DaemonFileObject } from '../../daemon-client/daemon-client.ts';
 import { item, list } from '../../http/envelope.ts';
@@ -10,6 +9,7 @@ import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess, UsableServerAccess } from '../servers/server-access.ts';
 import { fileScope, listingFilter, requireInside, requireInsideUnder, scopeClaim } from './file-scope.ts';
+import { userServerTokenId } from '../servers/token-id.ts';
 
 /**
  * A server's files through the client API (reference §3.3 "Files"). Every call is proxied to the
@@ -198,7 +198,7 @@ export class FilesService {
   private signedToken(access: UsableServerAccess, extra: { file_path?: string }): Promise<string> {
     const { node } = access;
     const now = Math.floor(Date.now() / 1000);
-    const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
+    const jti = userServerTokenId(access.user.id, access.server.uuid);
     return signHs256(
       {
         iss: this.appUrl,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Server } from '../../db/types.ts';
 import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
@@ -11,6 +10,7 @@ import type { EggsRepository } from '../eggs/eggs.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { DOCKER_IMAGE_RULE, envString, validateVariables } from './server-creation.service.ts';
 import type { ServersRepository } from './servers.repository.ts';
+import { userServerTokenId } from './token-id.ts';
 
 const LIMIT_RULES = {
   memory: 'required|numeric|min:0',
@@ -107,7 +107,7 @@ export class ServerUpdateService {
     if (owner.id !== server.owner_id) {
       // The previous owner's console tokens stop working at once.
       const node = await this.servers.findNode(server.node_id);
-      const jti = createHash('md5').update(`${server.owner_id}${server.uuid}`).digest('hex');
+      const jti = userServerTokenId(server.owner_id, server.uuid);
       if (node) await this.daemon.denyTokens(node, server.uuid, [jti]).catch(() => undefined);
     }
     await this.activity.log('server:details.update', actor, [{ type: 'server', id: server.id }]);

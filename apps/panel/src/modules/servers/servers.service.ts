@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ClientServerResources } from '@talon/shared';
 import type { Config } from '../../config/config.ts';
 import { DaemonClient, nodeUrl, type PowerAction } from '../../daemon-client/daemon-client.ts';
@@ -8,6 +7,7 @@ import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
 import { signHs256 } from '../../lib/jwt.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import { userServerTokenId } from './token-id.ts';
 import { OWNER_ONLY, socketPermissions, type PermittedServerAccess } from './server-access.ts';
 
 const SOCKET_TOKEN_SECONDS = 10 * 60;
@@ -33,7 +33,7 @@ export class ServersService {
   async websocket(access: PermittedServerAccess) {
     const { node } = access;
     const now = Math.floor(Date.now() / 1000);
-    const jti = createHash('md5').update(`${access.user.id}${access.server.uuid}`).digest('hex');
+    const jti = userServerTokenId(access.user.id, access.server.uuid);
     const token = await signHs256(
       {
         iss: this.config.appUrl,

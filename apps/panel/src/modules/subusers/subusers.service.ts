@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { ALL_PERMISSION_KEYS, WILDCARD, type CustomRule } from '@talon/shared';
 import { isNormalisedFolderPath } from '@talon/shared/validation/subusers';
 import type { Logger } from 'pino';
@@ -11,6 +11,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess } from '../servers/server-access.ts';
+import { userServerTokenId } from '../servers/token-id.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { WelcomeMail } from '../users/welcome-mail.ts';
 import type { SubusersRepository, SubuserWithUser } from './subusers.repository.ts';
@@ -60,14 +61,6 @@ const cannotGrant = () =>
     'HttpForbiddenException',
     'Cannot assign permissions to a subuser that your account does not actively possess.',
   );
-
-/**
- * The jti the panel puts in every token it mints for `userId` on the server (reference §3.4): the
- * same for all of them, so denying it on the daemon revokes each one the user holds there.
- */
-export function userServerTokenId(userId: number, serverUuid: string): string {
-  return createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
-}
 
 /**
  * Subusers of a server (reference §3.3 "Subusers"). The route guard has resolved the server and
