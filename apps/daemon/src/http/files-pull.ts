@@ -74,7 +74,7 @@ export function registerPullRoutes(app: FastifyInstance, config: DaemonConfig, w
         fileName: body.file_name || null,
         useHeader: body.use_header ?? false,
       },
-      serverFiles(s, config),
+      serverFiles(s, config, req),
       { policy, maxRedirects: settings.max_redirects, timeoutMs: settings.timeout * 1000 },
     );
     downloads.set(download.identifier, download);

@@ -4,7 +4,7 @@ import { list } from '../../http/envelope.ts';
 import { check } from '../../http/input.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess } from '../servers/server-access.ts';
-import { requireInsideUnder } from './file-scope.ts';
+import { fileScope, requireInsideUnder } from './file-scope.ts';
 
 interface PullBody {
   url: string;
@@ -37,7 +37,7 @@ export class FilePullService {
     // A folder-scoped subuser pulls into their folders only (403 otherwise).
     requireInsideUnder(access, input.directory ?? '/', input.filename ?? '.');
     // The reference's forwarding: `directory` becomes `root` ("/" by default), nulls are left out.
-    await this.daemon.pullFile(access.node, access.server.uuid, {
+    await this.daemon.withFileScope(fileScope(access)).pullFile(access.node, access.server.uuid, {
       url: input.url,
       root: input.directory ?? '/',
       ...(input.filename ? { file_name: input.filename } : {}),

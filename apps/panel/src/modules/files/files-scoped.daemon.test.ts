@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import {
   existsSync,
   mkdirSync,
@@ -29,6 +31,9 @@ let builderClient: TestClient;
 let fullClient: TestClient;
 let server: Server;
 let root: string;
+/** A file server on 127.0.0.2, the one address the daemon's remote downloads may reach here. */
+let origin: http.Server;
+let originBase: string;
 
 const ALL_FILE = [
   'file.read',
@@ -47,8 +52,11 @@ const names = (res: Res) =>
   (res.body.data as { attributes: { name: string } }[]).map((d) => d.attributes.name).sort();
 
 beforeAll(async () => {
+  origin = http.createServer((_req, res) => res.end('pulled bytes'));
+  await new Promise<void>((r) => origin.listen(0, '127.0.0.2', r));
+  originBase = `http://127.0.0.2:${(origin.address() as AddressInfo).port}`;
   panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx);
+  daemon = await startTestDaemon(panel.ctx, 5, { remote_download: { allowed_networks: ['127.0.0.2/32'] } });
   const egg = await gameServerEgg(panel.ctx);
   owner = await panel.createUser();
   const builder = await panel.createUser();
@@ -69,6 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await daemon?.stop();
   await panel?.close();
+  origin?.close();
 });
 
 describe('reading', () => {
@@ -229,6 +238,26 @@ describe('remote downloads', () => {
     refused(await builderClient.post(`${base()}/pull`, { url, directory: '/world' }));
     refused(await builderClient.post(`${base()}/pull`, { url, directory: '/plugins', filename: '../x.jar' }));
     expect(existsSync(at('x.jar'))).toBe(false);
+  });
+
+  it('pulls inside; a pull through a link inside the folder that leads out of it writes nothing outside', async () => {
+    symlinkSync('..', at('plugins/pull-up'));
+    const out = await builderClient.post(`${base()}/pull`, {
+      url: `${originBase}/p.jar`,
+      directory: '/plugins/pull-up',
+      filename: 'p.jar',
+      foreground: true,
+    });
+    expect(out.status, out.text).toBe(404);
+    expect(existsSync(at('p.jar'))).toBe(false);
+    const ok = await builderClient.post(`${base()}/pull`, {
+      url: `${originBase}/p.jar`,
+      directory: '/plugins',
+      filename: 'p.jar',
+      foreground: true,
+    });
+    expect(ok.status, ok.text).toBe(204);
+    expect(readFileSync(at('plugins/p.jar'), 'utf8')).toBe('pulled bytes');
   });
 });
 
