@@ -15,3 +15,4 @@ export * from './format/mode.ts';
 export * from './format/limits.ts';
 export * from './wings/daemon-api.ts';
 export * from './client/server-wire.ts';
+export * from './client/account-wire.ts';

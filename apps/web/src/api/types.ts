@@ -1,3 +1,4 @@
+import type { ClientApiKey } from '@talon/shared/client/account-wire';
 import { parseWireDate } from '../lib/dates.ts';
 
 /** Account user (spec §3). */
@@ -31,13 +32,7 @@ export interface ApiKey {
   lastUsedAt: Date | null;
 }
 
-export interface WireApiKey {
-  identifier: string;
-  description: string;
-  allowed_ips: string[] | null;
-  created_at: string | null;
-  last_used_at: string | null;
-}
+export type WireApiKey = ClientApiKey;
 
 export function toApiKey(wire: WireApiKey): ApiKey {
   return {

@@ -1,8 +1,9 @@
+import type { ClientApiKey } from '@talon/shared';
 import type { ApiKey } from '../../db/types.ts';
 import { atom } from '../../lib/time.ts';
 
 /** The `api_key` schema: never the secret or its hash. */
-export function apiKeyAttributes(k: ApiKey) {
+export function apiKeyAttributes(k: ApiKey): ClientApiKey {
   return {
     identifier: k.identifier,
     description: k.memo,
