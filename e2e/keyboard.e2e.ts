@@ -336,7 +336,8 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
     ['startup', 'Startup Command'],
     ['settings', 'Server Name'],
     ['users', 'New User'],
-    ['activity', 'Filter by event'],
+    // The log loads after its filter: wait for an event of the list.
+    ['activity', 'server:create'],
   ] as const) {
     it(`server ${tab} page: every control reachable by Tab and Shift+Tab, nothing traps`, async () => {
       await page.goto(`${panel.url}/server/${server.identifier}/${tab}`);
