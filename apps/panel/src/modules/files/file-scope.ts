@@ -19,6 +19,11 @@ export function fileScope(access: ServerAccess): FolderScope {
   return access.fileScope ?? null;
 }
 
+/** Whether `path` is inside the caller's folders (always, without folders). */
+export function isInside(access: ServerAccess, path: string): boolean {
+  return insideScope(fileScope(access), cleanServerPath(path));
+}
+
 /** 403 unless every path is inside the caller's folders (nothing is asked of the daemon before). */
 export function requireInside(access: ServerAccess, ...paths: string[]): void {
   const folders = fileScope(access);

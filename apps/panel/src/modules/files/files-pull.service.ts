@@ -4,7 +4,7 @@ import { list } from '../../http/envelope.ts';
 import { check } from '../../http/input.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess } from '../servers/server-access.ts';
-import { fileScope, requireInsideUnder } from './file-scope.ts';
+import { fileScope, isInside, requireInsideUnder } from './file-scope.ts';
 
 interface PullBody {
   url: string;
@@ -53,6 +53,8 @@ export class FilePullService {
   /** The server's running downloads with their progress (our extension, for the file manager). */
   async running(access: PermittedServerAccess) {
     const entries = await this.daemon.pullDownloads(access.node, access.server.uuid);
-    return list('remote_download', entries.map(remoteDownloadAttributes));
+    // A folder-scoped subuser sees only the downloads into their folders.
+    const shown = entries.filter((e) => isInside(access, e.Directory ?? '/'));
+    return list('remote_download', shown.map(remoteDownloadAttributes));
   }
 }

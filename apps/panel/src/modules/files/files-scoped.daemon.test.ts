@@ -34,6 +34,7 @@ let root: string;
 /** A file server on 127.0.0.2, the one address the daemon's remote downloads may reach here. */
 let origin: http.Server;
 let originBase: string;
+let finishSlow = () => undefined as void;
 
 const ALL_FILE = [
   'file.read',
@@ -52,7 +53,13 @@ const names = (res: Res) =>
   (res.body.data as { attributes: { name: string } }[]).map((d) => d.attributes.name).sort();
 
 beforeAll(async () => {
-  origin = http.createServer((_req, res) => res.end('pulled bytes'));
+  origin = http.createServer((req, res) => {
+    if (req.url !== '/slow.jar') return res.end('pulled bytes');
+    // Held open until the test ends: a download that is still running.
+    res.writeHead(200, { 'Content-Length': 8 });
+    res.write('1234');
+    finishSlow = () => res.end('5678');
+  });
   await new Promise<void>((r) => origin.listen(0, '127.0.0.2', r));
   originBase = `http://127.0.0.2:${(origin.address() as AddressInfo).port}`;
   panel = await startTestPanel();
@@ -77,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await daemon?.stop();
   await panel?.close();
+  finishSlow();
   origin?.close();
 });
 
@@ -258,6 +266,20 @@ describe('remote downloads', () => {
     });
     expect(ok.status, ok.text).toBe(204);
     expect(readFileSync(at('plugins/p.jar'), 'utf8')).toBe('pulled bytes');
+  });
+
+  it('lists only the running downloads into the folders', async () => {
+    const started = await ownerClient.post(`${base()}/pull`, {
+      url: `${originBase}/slow.jar`,
+      directory: '/world',
+    });
+    expect(started.status, started.text).toBe(204);
+    const running = (res: Res) =>
+      (res.body.data as { attributes: { directory: string } }[]).map((d) => d.attributes.directory);
+    expect(running(await ownerClient.get(`${base()}/pull`))).toEqual(['/world']);
+    const builders = await builderClient.get(`${base()}/pull`);
+    expect(builders.status, builders.text).toBe(200);
+    expect(running(builders)).toEqual([]);
   });
 });
 
