@@ -350,6 +350,6 @@ export class DaemonClient {
   /** Wings `GET files/pull`: the downloads running for the server. */
   async pullDownloads(node: Node, uuid: string): Promise<DaemonPullEntry[]> {
     const res = await this.call(node, 'GET', `/api/servers/${uuid}/files/pull`);
-    return daemonPullListSchema.parse(res.json()).downloads ?? [];
+    return res.parse(daemonPullListSchema).downloads ?? [];
   }
 }
