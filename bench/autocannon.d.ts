@@ -5,6 +5,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
+    /** a sequence of requests; `setupRequest` may rewrite each one before it is sent */
+    requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
   }
   interface Histogram {
     average: number;
