@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientUserAttributes } from '../modules/users/users.presenter.ts';
 import { TestClient } from '../test-support/client.ts';
 import { nodeAndEgg } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
@@ -39,6 +40,14 @@ describe('security headers over http', () => {
     const res = await new TestClient(panel.url).get('/api/client/account');
     expect(directives(res.headers.get('content-security-policy')).get('default-src')).toEqual(["'none'"]);
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
+  it('lets pages show the avatar pictures the API links to (subusers, activity actors)', async () => {
+    const user = await panel.createUser();
+    const image = new URL(clientUserAttributes(user).image);
+    const page = await new TestClient(panel.url).get('/');
+    const allowed = directives(page.headers.get('content-security-policy')).get('img-src')!;
+    expect(allowed).toContain(image.origin);
   });
 
   it('gives pages their own browsing context group and no DNS prefetching', async () => {

@@ -26,6 +26,9 @@ const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/u;
  * route a fifth more): headers that only matter for a document a browser renders are sent with the
  * page alone (docs/benchmarks.md).
  */
+/** Where avatar pictures come from: the API links to gravatar.com, which may send the browser on to www. */
+const GRAVATAR = ['https://gravatar.com', 'https://www.gravatar.com'];
+
 export function securityHeaders(opts: { https: boolean }): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
@@ -81,7 +84,7 @@ export function pagePolicy(src: PageSources): string {
     // style-src-elem violations in the server area without 'unsafe-inline'); also React style attributes.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Gravatar avatars; data: for inline SVG icons.
-    'img-src': ["'self'", 'data:', 'https://www.gravatar.com', ...(src.analytics ? ANALYTICS_BEACONS : [])],
+    'img-src': ["'self'", 'data:', ...GRAVATAR, ...(src.analytics ? ANALYTICS_BEACONS : [])],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...daemons, ...(src.analytics ? ANALYTICS_BEACONS : [])],
     'frame-src': src.recaptcha ? RECAPTCHA_FRAMES : ["'none'"],
