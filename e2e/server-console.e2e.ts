@@ -1,27 +1,16 @@
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
-import {
-  addSubuser,
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  terminalText,
-  waitForStatus,
-  userId,
-  waitInstalled,
-  type AppApi,
-  type CreatedServer,
-} from './servers.ts';
+import type { Page } from 'playwright-core';
+import { screenshots, type Panel } from './harness.ts';
+import { signIn, terminalText, waitForStatus, type AppApi, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 const owner = { email: 'owner@example.test', username: 'owner', password: 'owner-password-1' };
 const helper = { email: 'helper@example.test', username: 'helper', password: 'helper-password-1' };
 
+let world: World;
 let panel: Panel;
 let api: AppApi;
-let browser: Browser;
 let page: Page;
 let game: CreatedServer;
 let frozen: CreatedServer;
@@ -39,36 +28,20 @@ async function waitForTerminal(needle: string, timeoutMs = 30_000): Promise<void
 
 describe('server console in Chromium against the real panel and daemon', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser(owner);
-    panel.createUser(helper);
-    api = applicationApi(panel, panel.admin.username);
-    const egg = await eggId(api, 'Node.js Game Server');
-    const ownerId = await userId(api, owner.username);
-    game = await createServer(api, {
-      name: 'Survival World',
-      user: ownerId,
-      egg,
-      description: 'The main world',
-    });
-    frozen = await createServer(api, { name: 'Frozen', user: ownerId, egg, skipScripts: true });
-    await waitInstalled(api, game.id);
+    world = await startWorld({ people: [owner, helper] });
+    ({ panel, api, page } = world);
+    game = await world.server({ name: 'Survival World', owner, description: 'The main world' });
+    frozen = await world.server({ name: 'Frozen', owner, skipScripts: true, installed: false });
     await api.post(`/api/application/servers/${frozen.id}/suspend`);
-    addSubuser(panel, await userId(api, helper.username), game.id, [
+    await world.share(game, helper, [
       'websocket.connect',
       'control.console',
       'control.stop',
       'control.restart',
     ]);
-    browser = await launchBrowser();
-    page = await newPage(browser);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-  });
+  afterAll(() => world?.close());
 
   it('lists the servers on the dashboard with their figures and the suspended badge', async () => {
     await signIn(page, panel.url, owner.username, owner.password);

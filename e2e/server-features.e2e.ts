@@ -2,30 +2,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { newPage, ROOT, screenshots, type Panel } from './harness.ts';
 import {
-  ensureWebBuilt,
-  launchBrowser,
-  newPage,
-  ROOT,
-  screenshots,
-  startPanel,
-  type Panel,
-} from './harness.ts';
-import {
-  addSubuser,
-  applicationApi,
-  createServer,
-  eggId,
-  importEgg,
   setServerStatus,
   signIn,
   terminalText,
   waitForStatus,
-  userId,
-  waitInstalled,
   type AppApi,
   type CreatedServer,
 } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // The console's egg feature panels (EULA, Java image), the conflict notices and a user who may not
 // use the live console, in Chromium against the real panel and daemon.
@@ -33,6 +19,7 @@ const owner = { email: 'eula-owner@example.test', username: 'eulaowner', passwor
 const watcher = { email: 'watcher@example.test', username: 'watcher', password: 'watcher-password-1' };
 const JAVA_17 = 'ghcr.io/talon/java:17';
 
+let world: World;
 let panel: Panel;
 let api: AppApi;
 let browser: Browser;
@@ -56,38 +43,24 @@ async function settledOffline(): Promise<void> {
 
 describe('console feature panels and notices in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser(owner);
-    panel.createUser(watcher);
-    api = applicationApi(panel, panel.admin.username);
-    importEgg(panel, path.join(ROOT, 'e2e/fixtures/eula-egg.json'));
-    const ownerId = await userId(api, owner.username);
-    eula = await createServer(api, {
+    world = await startWorld({
+      people: [owner, watcher],
+      eggFiles: [path.join(ROOT, 'e2e/fixtures/eula-egg.json')],
+    });
+    ({ panel, api, browser, page } = world);
+    eula = await world.server({
       name: 'Guarded World',
-      user: ownerId,
-      egg: await eggId(api, 'EULA Test Server'),
+      owner,
+      egg: 'EULA Test Server',
       image: JAVA_17,
       environment: {},
     });
-    plain = await createServer(api, {
-      name: 'Busy World',
-      user: ownerId,
-      egg: await eggId(api, 'Node.js Game Server'),
-      skipScripts: true,
-    });
-    await waitInstalled(api, eula.id);
-    await waitInstalled(api, plain.id);
+    plain = await world.server({ name: 'Busy World', owner, skipScripts: true });
     // Neither websocket.connect nor file.create: no live console, no EULA button.
-    addSubuser(panel, await userId(api, watcher.username), eula.id, ['control.console', 'file.read-content']);
-    browser = await launchBrowser();
-    page = await newPage(browser);
+    await world.share(eula, watcher, ['control.console', 'file.read-content']);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-  });
+  afterAll(() => world?.close());
 
   it('accepts the EULA after the server asked for it, writes eula.txt and starts the server', async () => {
     await signIn(page, panel.url, owner.username, owner.password);

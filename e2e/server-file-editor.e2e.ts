@@ -2,18 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
-import {
-  addSubuser,
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  userId,
-  waitInstalled,
-  type AppApi,
-  type CreatedServer,
-} from './servers.ts';
+import { newPage, screenshots, type Panel } from './harness.ts';
+import { signIn, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // The file editor in Chromium against the real panel and its local daemon: what is typed and
 // saved on the page is checked in the server's directory on disk.
@@ -24,8 +15,8 @@ const reader = {
   password: 'reader-password-1',
 };
 
+let world: World;
 let panel: Panel;
-let api: AppApi;
 let browser: Browser;
 let page: Page;
 let server: CreatedServer;
@@ -39,26 +30,13 @@ const editorText = (p: Page) =>
 
 describe('file editor in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser(owner);
-    panel.createUser(reader);
-    api = applicationApi(panel, panel.admin.username);
-    server = await createServer(api, {
-      name: 'Editor World',
-      user: await userId(api, owner.username),
-      egg: await eggId(api, 'Node.js Game Server'),
-    });
-    await waitInstalled(api, server.id);
-    addSubuser(panel, await userId(api, reader.username), server.id, ['file.read', 'file.read-content']);
-    browser = await launchBrowser();
-    page = await newPage(browser);
+    world = await startWorld({ people: [owner, reader] });
+    ({ panel, browser, page } = world);
+    server = await world.server({ name: 'Editor World', owner });
+    await world.share(server, reader, ['file.read', 'file.read-content']);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-  });
+  afterAll(() => world?.close());
 
   it('opens server.js from the list, saves a typed change with Ctrl+S and writes it to disk', async () => {
     const before = readFileSync(onDisk('server.js'), 'utf8');

@@ -2,26 +2,17 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
-import {
-  addSubuser,
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  userId,
-  waitInstalled,
-  type AppApi,
-  type CreatedServer,
-} from './servers.ts';
+import { newPage, screenshots, type Panel } from './harness.ts';
+import { signIn, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // The file manager in Chromium against the real panel and its local daemon: every change made on
 // the page is checked in the server's directory on disk.
 const owner = { email: 'files-owner@example.test', username: 'filesowner', password: 'owner-password-1' };
 const reader = { email: 'files-reader@example.test', username: 'filesreader', password: 'reader-password-1' };
 
+let world: World;
 let panel: Panel;
-let api: AppApi;
 let browser: Browser;
 let page: Page;
 let server: CreatedServer;
@@ -38,26 +29,13 @@ async function menuAction(name: string, action: string): Promise<void> {
 
 describe('file manager in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser(owner);
-    panel.createUser(reader);
-    api = applicationApi(panel, panel.admin.username);
-    server = await createServer(api, {
-      name: 'File World',
-      user: await userId(api, owner.username),
-      egg: await eggId(api, 'Node.js Game Server'),
-    });
-    await waitInstalled(api, server.id);
-    addSubuser(panel, await userId(api, reader.username), server.id, ['file.read']);
-    browser = await launchBrowser();
-    page = await newPage(browser);
+    world = await startWorld({ people: [owner, reader] });
+    ({ panel, browser, page } = world);
+    server = await world.server({ name: 'File World', owner });
+    await world.share(server, reader, ['file.read']);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-  });
+  afterAll(() => world?.close());
 
   it('opens Files from the tabs and lists the installed files', async () => {
     await signIn(page, panel.url, owner.username, owner.password);

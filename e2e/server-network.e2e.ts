@@ -1,19 +1,9 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
-import {
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  terminalText,
-  userId,
-  waitForStatus,
-  waitInstalled,
-  type AppApi,
-  type CreatedServer,
-} from './servers.ts';
+import type { Page } from 'playwright-core';
+import { screenshots, type Panel } from './harness.ts';
+import { signIn, terminalText, waitForStatus, type AppApi, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // The Network page in Chromium against the real panel and daemon: with client allocations enabled
 // and a limit of 3, the owner adds an allocation, writes its notes, makes it primary and removes
@@ -21,9 +11,9 @@ import {
 const owner = { email: 'network-owner@example.test', username: 'networkowner', password: 'owner-password-1' };
 const NOTE = 'Voice chat for the weekend';
 
+let world: World;
 let panel: Panel;
 let api: AppApi;
-let browser: Browser;
 let page: Page;
 let game: CreatedServer;
 
@@ -57,8 +47,8 @@ const createButton = () => page.getByRole('button', { name: 'Create Allocation',
 
 describe('server network page in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel({
+    world = await startWorld({
+      people: [owner],
       env: {
         PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: 'true',
         // Only used once the node has no free port left on the primary's IP (not the case here).
@@ -66,23 +56,11 @@ describe('server network page in Chromium', () => {
         PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: '29909',
       },
     });
-    panel.createUser(owner);
-    api = applicationApi(panel, panel.admin.username);
-    game = await createServer(api, {
-      name: 'Network World',
-      user: await userId(api, owner.username),
-      egg: await eggId(api, 'Node.js Game Server'),
-      allocations: 3,
-    });
-    await waitInstalled(api, game.id);
-    browser = await launchBrowser();
-    page = await newPage(browser);
+    ({ panel, api, page } = world);
+    game = await world.server({ name: 'Network World', owner, allocations: 3 });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-  });
+  afterAll(() => world?.close());
 
   it('the owner adds an allocation, writes its notes, makes it primary and removes the old one', async () => {
     const before = await stored();

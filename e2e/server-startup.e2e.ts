@@ -1,19 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
-import {
-  addSubuser,
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  terminalText,
-  userId,
-  waitForStatus,
-  waitInstalled,
-  type AppApi,
-  type CreatedServer,
-} from './servers.ts';
+import { newPage, screenshots, type Panel } from './harness.ts';
+import { signIn, terminalText, waitForStatus, type AppApi, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // The Startup page in Chromium against the real panel and daemon: a variable edited there is what
 // the game server starts with; the panel's validation message shows under the variable; a subuser
@@ -26,6 +15,7 @@ const reader = {
 };
 const NEW_MOTD = 'Welcome to the startup test';
 
+let world: World;
 let panel: Panel;
 let api: AppApi;
 let browser: Browser;
@@ -51,29 +41,19 @@ function countVariablePuts(target: Page): () => number {
 
 describe('server startup page in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser(owner);
-    panel.createUser(reader);
-    api = applicationApi(panel, panel.admin.username);
-    game = await createServer(api, {
+    world = await startWorld({ people: [owner, reader] });
+    ({ panel, api, browser, page } = world);
+    game = await world.server({
       name: 'Startup World',
-      user: await userId(api, owner.username),
-      egg: await eggId(api, 'Node.js Game Server'),
+      owner,
       // The game server reads its variables from the environment; the arguments make them visible
       // in the startup command the page shows.
       startup: 'node server.js --players {{MAX_PLAYERS}} --motd "{{MOTD}}"',
     });
-    await waitInstalled(api, game.id);
-    addSubuser(panel, await userId(api, reader.username), game.id, ['startup.read', 'websocket.connect']);
-    browser = await launchBrowser();
-    page = await newPage(browser);
+    await world.share(game, reader, ['startup.read', 'websocket.connect']);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-  });
+  afterAll(() => world?.close());
 
   it('the owner edits MOTD: one request after typing stops, the command follows, the value is stored', async () => {
     await signIn(page, panel.url, owner.username, owner.password);
