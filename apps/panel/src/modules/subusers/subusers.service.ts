@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ALL_PERMISSION_KEYS, WILDCARD, type CustomRule } from '@talon/shared';
 import { isNormalisedFolderPath } from '@talon/shared/validation/subusers';
+import { insideScope } from '@talon/shared/files/scope';
 import type { Logger } from 'pino';
 import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
 import type { Server, User } from '../../db/types.ts';
@@ -195,7 +196,7 @@ export class SubusersService {
     const own = parseFolders((await this.repo.find(access.server.id, access.user.id))?.file_paths ?? null);
     if (own === null) return;
     const folders = 'file_paths' in sent ? listOf(sent.file_paths) : kept;
-    const inside = (path: unknown) => typeof path === 'string' && own.some((mine) => isWithin(path, mine));
+    const inside = (path: unknown) => typeof path === 'string' && insideScope(own, path);
     // No folders (null or none listed) would be the whole server: more than the caller holds.
     if (!folders || folders.length === 0 || !folders.every(inside)) throw cannotGrant();
   }
@@ -295,11 +296,6 @@ function folderList(sent: string[] | null | undefined): string[] | null {
 
 function parseFolders(stored: string | null): string[] | null {
   return stored === null ? null : (JSON.parse(stored) as string[]);
-}
-
-/** Whether folder `path` is `folder` or inside it (both normalised, see isNormalisedFolderPath). */
-function isWithin(path: string, folder: string): boolean {
-  return folder === '/' || path === folder || path.startsWith(`${folder}/`);
 }
 
 function sortedKey(permissions: readonly string[]): string {
