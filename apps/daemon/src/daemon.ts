@@ -59,6 +59,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     config.system.data,
     config.system.log_directory,
     config.system.tmp_directory,
+    config.system.backup_directory,
     ...config.runtime.hidden_paths,
   ];
   const driver = await ProcessDriver.create({
@@ -87,7 +88,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
   const app: FastifyInstance = Fastify({ ...serverLimits, loggerInstance: httpLog, genReqId: newRequestId });
   registerCommon(app, config);
-  registerRoutes(app, { config, manager, denylist, runtime: driver.info });
+  registerRoutes(app, { config, manager, denylist, runtime: driver.info, remote, log });
   // The panel denies a user's tokens for a server when their access to it changes (subuser
   // permissions changed or removed, owner changed): SFTP sessions into that server end too, so the
   // next login is checked by the panel again.

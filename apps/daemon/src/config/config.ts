@@ -73,6 +73,16 @@ export const daemonConfigSchema = z.object({
         .default(10 * 1024 ** 3),
       /** Most entries (files, directories, links) one archive may hold to be decompressed. */
       decompress_max_entries: z.number().int().min(1).default(100_000),
+      /** Where local backups are kept (`<uuid>.tar.gz`), outside every server's directory. */
+      backup_directory: z.string().default('/var/lib/talon/backups'),
+      backups: z
+        .object({
+          /** Most MiB/s a backup writes to disk; 0: no limit. */
+          write_limit: z.number().min(0).default(0),
+          /** gzip level of backups (Wings' names): none = 0, best_speed = 1, best_compression = 9. */
+          compression_level: z.enum(['none', 'best_speed', 'best_compression']).default('best_speed'),
+        })
+        .prefault({}),
       /** Seconds a server has to stop by its egg's stop command when the daemon itself stops. */
       shutdown_timeout: z.number().int().min(0).default(30),
       sftp: z

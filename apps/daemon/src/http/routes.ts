@@ -11,6 +11,9 @@ import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
 import { registerSignedUrlRoutes } from './signed-urls.ts';
+import { registerBackupRoutes } from '../backups/routes.ts';
+import type { RemoteClient } from '../panel/client.ts';
+import type { Logger } from 'pino';
 import { UNKNOWN_SERVER } from './plugins.ts';
 import { isUuid } from '../fs/paths.ts';
 
@@ -21,6 +24,8 @@ export interface RouteDeps {
   manager: ServerManager;
   denylist: Denylist;
   runtime: RuntimeInfo;
+  remote: RemoteClient;
+  log: Logger;
 }
 
 /** The per-server document of GET /api/servers and GET /api/servers/:server (§2.4). */
@@ -84,6 +89,11 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerFileOperationRoutes(app, config, withServer);
   registerPullRoutes(app, config, withServer);
   registerSignedUrlRoutes(app, config, manager);
+  registerBackupRoutes(
+    app,
+    { config, remote: deps.remote, log: deps.log.child({ svc: 'backups' }) },
+    withServer,
+  );
 
   app.get('/api/servers/:server', async (req, reply) => {
     const s = withServer(req, reply);

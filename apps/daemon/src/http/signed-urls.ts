@@ -11,6 +11,7 @@ import { contentDisposition, query } from './files.ts';
 import { UPLOAD, receiveUploads } from './multipart-upload.ts';
 import { insideSignedScope, signedUrlFiles } from './signed-url-scope.ts';
 import { JwtError, verifyHs256Payload } from '../ws/jwt.ts';
+import { sendBackup } from '../backups/download.ts';
 
 export const SIGNED = {
   invalidToken: 'The token provided is not valid or has expired.',
@@ -118,6 +119,12 @@ export function registerSignedUrlRoutes(
       return reply.send(Buffer.alloc(0));
     }
     return reply.send(handle.createReadStream({ start: 0, end: stat.size - 1 }));
+  });
+
+  app.get('/download/backup', { config: { signedUrl: true } }, async (req, reply) => {
+    const ok = await authorise(req, reply);
+    if (!ok) return reply;
+    return sendBackup(reply, config, ok.claims);
   });
 
   void app.register(async (scope) => {

@@ -2,6 +2,7 @@ import {
   installScriptSchema,
   remoteServerPageSchema,
   remoteServerSchema,
+  type BackupReport,
   type InstallReport,
   type InstallScript,
   type RemoteServer,
@@ -111,6 +112,11 @@ export class RemoteClient {
 
   async reportInstall(uuid: string, report: InstallReport): Promise<void> {
     await this.request('POST', `/servers/${encodeURIComponent(uuid)}/install`, report);
+  }
+
+  /** `POST /backups/<uuid>` (§5.9): a backup's result. */
+  async reportBackup(uuid: string, report: BackupReport): Promise<void> {
+    await this.request('POST', `/backups/${encodeURIComponent(uuid)}`, report);
   }
 
   async resetStates(): Promise<void> {

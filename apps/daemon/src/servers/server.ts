@@ -40,6 +40,8 @@ export interface ServerBusEvents {
   'install started': [];
   'install completed': [];
   'daemon message': [string];
+  /** JSON of a BackupCompletedEvent */
+  'backup completed': [string];
   deleted: [];
 }
 

@@ -131,6 +131,7 @@ export async function writeDaemonFiles(
       data: path.join(root, 'volumes'),
       log_directory: path.join(root, 'log'),
       tmp_directory: path.join(root, 'tmp'),
+      backup_directory: path.join(root, 'backups'),
       disk_check_interval: 5,
       crash_detection: { timeout: 60 },
       // Disposing a stack stops its servers gracefully; a stuck one must not hold a test for 30 s.

@@ -34,6 +34,9 @@ export class RemoteStandIn {
   readonly sftpAttempts: { type: string; username: string }[] = [];
   readonly activity: { event: string; server: string; user: string | null; metadata: unknown }[] = [];
   readonly installReports: { uuid: string; successful: boolean; reinstall: boolean }[] = [];
+  readonly backupReports: { uuid: string; body: Record<string, unknown> }[] = [];
+  /** Answer backup reports with this status (a panel that refuses them). */
+  backupReportStatus = 204;
   readonly requests: string[] = [];
   resets = 0;
   private http: HttpServer | null = null;
@@ -125,6 +128,11 @@ export class RemoteStandIn {
           ...(account.filePaths ? { file_paths: account.filePaths } : {}),
         },
       };
+    }
+    const backup = /^\/api\/remote\/backups\/([^/]+)$/.exec(p);
+    if (req.method === 'POST' && backup) {
+      this.backupReports.push({ uuid: backup[1]!, body: JSON.parse(raw) as Record<string, unknown> });
+      return { status: this.backupReportStatus };
     }
     const m = /^\/api\/remote\/servers\/([^/]+)(\/install)?$/.exec(p);
     const s = m ? this.servers.get(m[1]!) : undefined;

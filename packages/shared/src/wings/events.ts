@@ -24,6 +24,7 @@ export const WS_OUTBOUND = {
   tokenExpiring: 'token expiring',
   tokenExpired: 'token expired',
   deleted: 'deleted',
+  backupCompleted: 'backup completed',
   // Sent by Wings nodes; the web app handles them, our daemon does not send them yet.
   transferStatus: 'transfer status',
   backupRestoreCompleted: 'backup restore completed',

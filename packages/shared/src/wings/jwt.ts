@@ -35,6 +35,8 @@ export const signedUrlClaimsSchema = z.object({
   server_uuid: z.string(),
   unique_id: z.string().optional(),
   file_path: z.string().optional(),
+  /** `GET /download/backup`: the backup the URL serves */
+  backup_uuid: z.string().optional(),
   /** Our extension: the only folders the URL may reach (a folder-scoped subuser's); absent = all */
   file_scope: z.array(z.string()).optional(),
   user_uuid: z.string().optional(),

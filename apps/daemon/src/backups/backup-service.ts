@@ -1,0 +1,86 @@
+import { stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { BackupCompletedEvent, BackupReport } from '@talon/shared';
+import type { DaemonConfig } from '../config/config.ts';
+import { Jail } from '../fs/jail.ts';
+import { isUuid } from '../fs/paths.ts';
+import type { RemoteClient } from '../panel/client.ts';
+import type { Server } from '../servers/server.ts';
+import { writeBackupArchive } from './archive-writer.ts';
+import { backupIgnoreRules } from './ignore-rules.ts';
+
+const LEVELS = { none: 0, best_speed: 1, best_compression: 9 } as const;
+
+/** `<backup_directory>/<uuid>.tar.gz`; null for anything that is not a uuid (never a path). */
+export function backupFile(config: DaemonConfig, uuid: string): string | null {
+  return isUuid(uuid) ? path.join(config.system.backup_directory, `${uuid}.tar.gz`) : null;
+}
+
+/** Size of a finished local backup, or null when there is none. */
+export async function backupSize(config: DaemonConfig, uuid: string): Promise<number | null> {
+  const file = backupFile(config, uuid);
+  if (!file) return null;
+  const st = await stat(file).catch(() => null);
+  return st?.isFile() ? st.size : null;
+}
+
+/** Remove a local backup; false when there was none. */
+export async function deleteBackup(config: DaemonConfig, uuid: string): Promise<boolean> {
+  const file = backupFile(config, uuid);
+  if (!file) return false;
+  try {
+    await unlink(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Create a local backup of `server` (protocol §8.10) and report it: to the panel
+ * (`POST /api/remote/backups/<uuid>`) and to consoles (`backup completed`). A failure is reported
+ * as `successful: false` with an empty checksum and size 0; no archive is left behind. If the
+ * panel cannot be told of a success, the archive is removed (it would be served for nothing).
+ */
+export async function runBackup(
+  server: Server,
+  uuid: string,
+  ignoreText: string,
+  deps: { config: DaemonConfig; remote: RemoteClient; log: Logger },
+): Promise<void> {
+  const { config, remote, log } = deps;
+  let report: BackupReport;
+  try {
+    const jail = new Jail(server.dir);
+    const result = await writeBackupArchive(jail, config.system.backup_directory, `${uuid}.tar.gz`, {
+      level: LEVELS[config.system.backups.compression_level],
+      writeLimitMiB: config.system.backups.write_limit,
+      ignore: await backupIgnoreRules(jail, ignoreText),
+    });
+    report = {
+      checksum: result.checksum,
+      checksum_type: 'sha1',
+      size: result.size,
+      successful: true,
+      parts: null,
+    };
+  } catch (err) {
+    log.warn({ err, server: server.uuid, backup: uuid }, 'backup failed');
+    report = { checksum: '', checksum_type: '', size: 0, successful: false, parts: null };
+  }
+  try {
+    await remote.reportBackup(uuid, report);
+  } catch (err) {
+    log.warn({ err, backup: uuid }, 'could not report the backup to the panel');
+    if (report.successful) await deleteBackup(config, uuid);
+  }
+  const event: BackupCompletedEvent = {
+    uuid,
+    is_successful: report.successful,
+    checksum: report.checksum,
+    checksum_type: report.checksum_type,
+    file_size: report.size,
+  };
+  server.bus.emit('backup completed', JSON.stringify(event));
+}

@@ -1,0 +1,26 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FastifyReply } from 'fastify';
+import type { SignedUrlClaims } from '@talon/shared';
+import type { DaemonConfig } from '../config/config.ts';
+import { backupFile } from './backup-service.ts';
+import { BACKUP_NOT_FOUND } from './routes.ts';
+
+/**
+ * Answer `GET /download/backup` (protocol §4.2) once the token was checked: the archive named by
+ * `backup_uuid`, with its size. Only a finished archive is served (the `.part` never is).
+ */
+export async function sendBackup(reply: FastifyReply, config: DaemonConfig, claims: SignedUrlClaims) {
+  const file = backupFile(config, claims.backup_uuid ?? '');
+  const handle = file ? await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null) : null;
+  const st = handle ? await handle.stat() : null;
+  if (!handle || !st?.isFile()) {
+    await handle?.close();
+    return reply.code(404).send({ error: BACKUP_NOT_FOUND });
+  }
+  void reply
+    .header('Content-Length', String(st.size))
+    .header('Content-Disposition', `attachment; filename="${claims.backup_uuid}.tar.gz"`)
+    .type('application/octet-stream');
+  return reply.send(handle.createReadStream({ start: 0, end: Math.max(0, st.size - 1) }));
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** `POST /api/servers/<uuid>/backup` (Wings protocol §2.4): the panel asks for a backup. */
+export const backupRequestSchema = z.object({
+  adapter: z.enum(['wings', 's3']),
+  uuid: z.string(),
+  /** newline-separated gitignore patterns; empty: the server's `.pteroignore` */
+  ignore: z.string().default(''),
+});
+export type BackupRequest = z.infer<typeof backupRequestSchema>;
+
+/** `POST /api/remote/backups/<uuid>` (§5.9): the daemon reports the result. */
+export interface BackupReport {
+  checksum: string;
+  checksum_type: 'sha1' | '';
+  size: number;
+  successful: boolean;
+  parts: { etag: string; part_number: number }[] | null;
+}
+
+/** The websocket `backup completed` payload (§8.10), sent as one JSON string. */
+export interface BackupCompletedEvent {
+  uuid: string;
+  is_successful: boolean;
+  checksum: string;
+  checksum_type: 'sha1' | '';
+  file_size: number;
+}
