@@ -1,6 +1,21 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
+import zlib from 'node:zlib';
+import tarStream from 'tar-stream';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,5 +227,118 @@ describe('backups', () => {
       uuid: randomUUID(),
     });
     expect(unknown.status).toBe(404);
+  });
+  describe('restore', () => {
+    const restore = (b: string, body: Record<string, unknown>) =>
+      stack.api('POST', `/api/servers/${uuid}/backup/${b}/restore`, body);
+    const restoredReport = async (b: string, from: number) => {
+      await waitUntil(() => stack.remote.restoreReports.some((r) => r.uuid === b), 30_000, 'restore report');
+      await ws.waitFor((m) => m.event === 'backup restore completed', 10_000, from);
+      return stack.remote.restoreReports.find((r) => r.uuid === b)!;
+    };
+
+    /** A .tar.gz written straight into the backup directory, made of `entries`. */
+    async function craft(
+      entries: { name: string; type?: 'file' | 'symlink'; linkname?: string; body?: string }[],
+    ) {
+      const id = randomUUID();
+      const pack = tarStream.pack();
+      for (const e of entries) {
+        if (e.type === 'symlink') pack.entry({ name: e.name, type: 'symlink', linkname: e.linkname });
+        else pack.entry({ name: e.name }, e.body ?? 'x');
+      }
+      pack.finalize();
+      const chunks: Buffer[] = [];
+      for await (const c of pack) chunks.push(c as Buffer);
+      await mkdir(stack.config.system.backup_directory, { recursive: true });
+      await writeFile(archive(id), zlib.gzipSync(Buffer.concat(chunks)));
+      return id;
+    }
+
+    it('brings back contents, modes, times and links, keeping other files without truncate', async () => {
+      const props = path.join(dir(), 'server.properties');
+      await chmod(props, 0o640);
+      const when = new Date('2024-03-17T20:58:30Z');
+      await utimes(props, when, when);
+      const { id } = await backup('');
+      await writeFile(props, 'changed\n');
+      await rm(path.join(dir(), 'world'), { recursive: true });
+      await rm(path.join(dir(), 'etc-link'));
+      await writeFile(path.join(dir(), 'extra.txt'), 'new since the backup\n');
+
+      const from = ws.messages.length;
+      const res = await restore(id, { adapter: 'wings', truncate_directory: false });
+      expect(res.status).toBe(202);
+      expect(await restoredReport(id, from)).toEqual({ uuid: id, successful: true });
+      await ws.waitFor(
+        (m) => m.event === 'daemon message' && m.args?.[0] === '(restoring): server.properties',
+        5000,
+        from,
+      );
+      await ws.waitFor(
+        (m) =>
+          m.event === 'daemon message' && m.args?.[0] === 'Completed server restoration from local backup.',
+        5000,
+        from,
+      );
+
+      expect(await readFile(props, 'utf8')).toBe('motd=hello\n');
+      const st = await stat(props);
+      expect(st.mode & 0o777).toBe(0o640);
+      expect(st.mtime.getTime()).toBe(when.getTime());
+      expect((await readFile(path.join(dir(), 'world/region/r.0.0.mca'))).equals(BIG)).toBe(true);
+      expect((await lstat(path.join(dir(), 'etc-link'))).isSymbolicLink()).toBe(true);
+      expect(await readlink(path.join(dir(), 'etc-link'))).toBe('/etc');
+      expect(await readFile(path.join(dir(), 'extra.txt'), 'utf8')).toBe('new since the backup\n');
+    });
+
+    it('empties the directory first with truncate_directory', async () => {
+      const { id } = await backup('');
+      await writeFile(path.join(dir(), 'extra2.txt'), 'gone after the restore\n');
+      const from = ws.messages.length;
+      expect((await restore(id, { adapter: 'wings', truncate_directory: true })).status).toBe(202);
+      expect(await restoredReport(id, from)).toMatchObject({ successful: true });
+      await expect(stat(path.join(dir(), 'extra2.txt'))).rejects.toThrow(/ENOENT/);
+      expect(await readFile(path.join(dir(), 'server.properties'), 'utf8')).toBe('motd=hello\n');
+    });
+
+    it('deletes nothing when the backup does not exist', async () => {
+      const res = await restore(randomUUID(), { adapter: 'wings', truncate_directory: true });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'The requested backup was not found on this server.' });
+      expect(await readFile(path.join(dir(), 'server.properties'), 'utf8')).toBe('motd=hello\n');
+    });
+
+    it.each([
+      ['a name climbing out', [{ name: 'ok.txt' }, { name: '../escape.txt' }]],
+      ['an absolute name', [{ name: 'ok.txt' }, { name: '/abs-escape.txt' }]],
+      [
+        'a write through a link it made',
+        [
+          { name: 'ok.txt' },
+          { name: 'lnk', type: 'symlink' as const, linkname: '/var/tmp' },
+          { name: 'lnk/escape.txt' },
+        ],
+      ],
+    ])('refuses an archive with %s before deleting anything', async (_what, entries) => {
+      const id = await craft(entries);
+      const res = await restore(id, { adapter: 'wings', truncate_directory: true });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/backup archive/);
+      expect(await readFile(path.join(dir(), 'server.properties'), 'utf8')).toBe('motd=hello\n');
+      await expect(stat(path.join(dir(), 'ok.txt'))).rejects.toThrow(/ENOENT/);
+      await expect(stat('/var/tmp/escape.txt')).rejects.toThrow(/ENOENT/);
+      await expect(stat('/abs-escape.txt')).rejects.toThrow(/ENOENT/);
+      // The server can be restored again: the refusal left no restore running.
+      expect((await restore(randomUUID(), { adapter: 'wings' })).status).toBe(404);
+    });
+
+    it('answers the reference message for an s3 restore without a URL', async () => {
+      const res = await restore(randomUUID(), { adapter: 's3' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        error: 'The download_url field is required when the backup adapter is set to S3.',
+      });
+    });
   });
 });

@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { backupRequestSchema } from '@talon/shared';
+import { backupRequestSchema, restoreRequestSchema } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import { isUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { Server } from '../servers/server.ts';
-import { deleteBackup, runBackup } from './backup-service.ts';
+import { backupFile, deleteBackup, runBackup } from './backup-service.ts';
+import { RestoreRefused, checkArchive, openArchive } from './restore.ts';
+import { runRestore } from './restore-service.ts';
 
 export const BACKUP_NOT_FOUND = 'The requested backup was not found on this server.';
 const INVALID = 'The data provided in the request could not be validated.';
@@ -39,5 +41,49 @@ export function registerBackupRoutes(
     const { backup } = req.params as { backup: string };
     if (!(await deleteBackup(deps.config, backup))) return reply.code(404).send({ error: BACKUP_NOT_FOUND });
     return reply.code(204).send();
+  });
+
+  registerRestoreRoute(app, deps, withServer);
+}
+
+/**
+ * `POST /api/servers/:server/backup/:backup/restore` (protocol §2.4, §8.10). Unlike Wings, the
+ * archive is found, opened and read through once (every entry checked) before the answer, and
+ * nothing is deleted before that: a missing or bad archive leaves the server as it was.
+ */
+function registerRestoreRoute(
+  app: FastifyInstance,
+  deps: { config: DaemonConfig; remote: RemoteClient; log: Logger },
+  withServer: (req: FastifyRequest, reply: FastifyReply) => Server | null,
+): void {
+  app.post('/api/servers/:server/backup/:backup/restore', async (req, reply) => {
+    const s = withServer(req, reply);
+    if (!s) return reply;
+    const { backup } = req.params as { backup: string };
+    const body = restoreRequestSchema.safeParse(req.body ?? {});
+    if (!body.success) return reply.code(422).send({ error: INVALID });
+    if (body.data.adapter === 's3') {
+      if (!body.data.download_url) {
+        return reply
+          .code(400)
+          .send({ error: 'The download_url field is required when the backup adapter is set to S3.' });
+      }
+      return reply.code(400).send({ error: 'Only the wings backup adapter is supported by this node.' });
+    }
+    if (s.restoring) return reply.code(409).send({ error: 'A backup is already being restored.' });
+    const file = backupFile(deps.config, backup);
+    const handle = file ? await openArchive(file) : null;
+    if (!handle) return reply.code(404).send({ error: BACKUP_NOT_FOUND });
+    s.restoring = true;
+    try {
+      await checkArchive(handle);
+    } catch (err) {
+      s.restoring = false;
+      await handle.close();
+      if (err instanceof RestoreRefused) return reply.code(400).send({ error: err.message });
+      throw err;
+    }
+    void runRestore(s, backup, handle, body.data.truncate_directory, deps);
+    return reply.code(202).send();
   });
 }

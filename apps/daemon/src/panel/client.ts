@@ -119,6 +119,11 @@ export class RemoteClient {
     await this.request('POST', `/backups/${encodeURIComponent(uuid)}`, report);
   }
 
+  /** `POST /backups/<uuid>/restore` (§5.9): a restore's result. */
+  async reportRestore(uuid: string, successful: boolean): Promise<void> {
+    await this.request('POST', `/backups/${encodeURIComponent(uuid)}/restore`, { successful });
+  }
+
   async resetStates(): Promise<void> {
     await this.request('POST', '/servers/reset', null);
   }

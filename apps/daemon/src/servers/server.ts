@@ -42,6 +42,7 @@ export interface ServerBusEvents {
   'daemon message': [string];
   /** JSON of a BackupCompletedEvent */
   'backup completed': [string];
+  'backup restore completed': [];
   deleted: [];
 }
 
@@ -70,6 +71,8 @@ export class Server {
   readonly dir: string;
   state: ServerState = 'offline';
   installing = false;
+  /** A backup is being restored into the directory: power actions are refused. */
+  restoring = false;
   deleted = false;
   private readonly lock = new PowerLock();
   private readonly throttle: ConsoleThrottle;
@@ -158,6 +161,7 @@ export class Server {
    */
   async power(action: PowerAction, waitMs: number): Promise<void> {
     if (this.installing) throw new ServerError('server is currently installing', 409);
+    if (this.restoring) throw new ServerError('server is currently restoring a backup', 409);
     if (this.deleted) throw new ServerError('server is being deleted', 409);
     if (action === 'kill') return this.kill();
     if (!(await this.lock.acquire(waitMs))) throw new ServerError(LOCK_BUSY, 409);

@@ -37,6 +37,7 @@ export class RemoteStandIn {
   readonly backupReports: { uuid: string; body: Record<string, unknown> }[] = [];
   /** Answer backup reports with this status (a panel that refuses them). */
   backupReportStatus = 204;
+  readonly restoreReports: { uuid: string; successful: boolean }[] = [];
   readonly requests: string[] = [];
   resets = 0;
   private http: HttpServer | null = null;
@@ -128,6 +129,12 @@ export class RemoteStandIn {
           ...(account.filePaths ? { file_paths: account.filePaths } : {}),
         },
       };
+    }
+    const restored = /^\/api\/remote\/backups\/([^/]+)\/restore$/.exec(p);
+    if (req.method === 'POST' && restored) {
+      const b = JSON.parse(raw) as { successful: boolean };
+      this.restoreReports.push({ uuid: restored[1]!, successful: b.successful });
+      return { status: 204 };
     }
     const backup = /^\/api\/remote\/backups\/([^/]+)$/.exec(p);
     if (req.method === 'POST' && backup) {

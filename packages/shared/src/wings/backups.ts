@@ -26,3 +26,11 @@ export interface BackupCompletedEvent {
   checksum_type: 'sha1' | '';
   file_size: number;
 }
+
+/** `POST /api/servers/<uuid>/backup/<backup>/restore` (§2.4). */
+export const restoreRequestSchema = z.object({
+  adapter: z.enum(['wings', 's3']),
+  truncate_directory: z.boolean().default(false),
+  download_url: z.string().optional(),
+});
+export type RestoreRequest = z.infer<typeof restoreRequestSchema>;

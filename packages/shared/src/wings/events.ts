@@ -25,9 +25,9 @@ export const WS_OUTBOUND = {
   tokenExpired: 'token expired',
   deleted: 'deleted',
   backupCompleted: 'backup completed',
+  backupRestoreCompleted: 'backup restore completed',
   // Sent by Wings nodes; the web app handles them, our daemon does not send them yet.
   transferStatus: 'transfer status',
-  backupRestoreCompleted: 'backup restore completed',
 } as const;
 
 export type WsOutboundEvent = (typeof WS_OUTBOUND)[keyof typeof WS_OUTBOUND];

@@ -1,0 +1,48 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import type { DaemonConfig } from '../config/config.ts';
+import { closeQuietly } from '../fs/at.ts';
+import { Jail } from '../fs/jail.ts';
+import { runtimeOwner } from '../fs/server-files.ts';
+import type { RemoteClient } from '../panel/client.ts';
+import type { Server } from '../servers/server.ts';
+import { extractArchive, truncateRoot } from './restore.ts';
+
+/** Most time a running server gets to stop by its own stop command before a restore. */
+const STOP_GRACE_MS = 2 * 60_000;
+
+/**
+ * Restore the checked archive open as `handle` into the server (protocol §8.10), with
+ * `server.restoring` already set: a running server is stopped by its stop command first, the
+ * directory emptied when asked, each entry announced as `daemon message` `(restoring): <name>`.
+ * Always afterwards: the panel is told the result, consoles get
+ * `Completed server restoration from local backup.` and `backup restore completed`, and the
+ * server may be powered again.
+ */
+export async function runRestore(
+  server: Server,
+  backup: string,
+  handle: FileHandle,
+  truncate: boolean,
+  deps: { config: DaemonConfig; remote: RemoteClient; log: Logger },
+): Promise<void> {
+  let successful = false;
+  try {
+    if (server.state !== 'offline') await server.stopWithin(STOP_GRACE_MS);
+    const jail = new Jail(server.dir, runtimeOwner(deps.config.runtime));
+    if (truncate) await truncateRoot(jail);
+    await extractArchive(handle, jail, (name) => server.bus.emit('daemon message', `(restoring): ${name}`));
+    successful = true;
+  } catch (err) {
+    deps.log.warn({ err, server: server.uuid, backup }, 'restore failed');
+  } finally {
+    await closeQuietly(handle);
+  }
+  server.disk.refreshIfStale();
+  await deps.remote
+    .reportRestore(backup, successful)
+    .catch((err: unknown) => deps.log.warn({ err, backup }, 'could not report the restore to the panel'));
+  server.bus.emit('daemon message', 'Completed server restoration from local backup.');
+  server.bus.emit('backup restore completed');
+  server.restoring = false;
+}

@@ -1,0 +1,168 @@
+import { constants } from 'node:fs';
+import { lchown, open, symlink, unlink, type FileHandle } from 'node:fs/promises';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import tarStream from 'tar-stream';
+import { entryParts } from '../fs/archive.ts';
+import { CREATE_FLAGS, at, closeQuietly, lstatAt } from '../fs/at.ts';
+import { FileError, fromOs } from '../fs/errors.ts';
+import type { Jail } from '../fs/jail.ts';
+import { emptyTree, removeAt } from '../fs/tree.ts';
+
+/** An archive that cannot be restored; the message is for the operator. */
+export class RestoreRefused extends Error {}
+
+/** Open a local backup archive (never through a link); null when there is none. */
+export async function openArchive(file: string): Promise<FileHandle | null> {
+  const h = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null);
+  if (h && !(await h.stat()).isFile()) {
+    await closeQuietly(h);
+    return null;
+  }
+  return h;
+}
+
+type Entry = tarStream.Header;
+/** An entry's bytes as tar-stream gives them. */
+type Content = AsyncIterable<unknown> & { resume(): unknown };
+
+/** Every entry of the .tar.gz open as `h`, with its content stream. */
+async function eachEntry(
+  h: FileHandle,
+  fn: (header: Entry, content: Content) => Promise<void>,
+): Promise<void> {
+  const extract = tarStream.extract();
+  const src = h.createReadStream({ start: 0, autoClose: false });
+  const done = pipeline(src, zlib.createGunzip(), extract);
+  done.catch(() => undefined); // awaited below
+  try {
+    for await (const e of extract) {
+      await fn(e.header, e);
+      e.resume();
+    }
+  } catch (err) {
+    src.destroy();
+    throw err;
+  }
+  await done.catch((err: unknown) => {
+    throw new RestoreRefused(`the backup archive is damaged: ${(err as Error).message}`);
+  });
+}
+
+/**
+ * Read the whole archive once without writing anything: it must be a readable .tar.gz whose every
+ * entry stays inside the root (no absolute name, no `..` above it) and never passes through a
+ * link the archive itself creates (a link entry, then a file "below" it). Called before anything
+ * of the server is deleted.
+ */
+export async function checkArchive(h: FileHandle): Promise<number> {
+  const links = new Set<string>();
+  let count = 0;
+  try {
+    await eachEntry(h, async (hd) => {
+      const parts = entryParts(hd.name);
+      if (!parts) throw new RestoreRefused(`the backup archive has an entry outside the server: ${hd.name}`);
+      for (let i = 1; i < parts.length; i++) {
+        if (links.has(parts.slice(0, i).join('/'))) {
+          throw new RestoreRefused(`the backup archive writes through a link: ${hd.name}`);
+        }
+      }
+      const key = parts.join('/');
+      if (hd.type === 'symlink') links.add(key);
+      else links.delete(key);
+      count++;
+    });
+  } catch (err) {
+    if (err instanceof RestoreRefused) throw err;
+    throw new RestoreRefused(`the backup archive cannot be read: ${(err as Error).message}`);
+  }
+  return count;
+}
+
+/** Delete everything in the server's directory (the root itself stays). */
+export async function truncateRoot(jail: Jail): Promise<void> {
+  const root = await jail.walk([], false);
+  try {
+    await emptyTree(root, { swapped: 0 });
+  } finally {
+    await closeQuietly(root);
+  }
+}
+
+/**
+ * Write the archive's entries into the jail: directories (with their mode), regular files (mode,
+ * owner, modification time; an existing entry of the same name is replaced, never written through)
+ * and symlinks (recreated as links, never followed). Every parent is reached by the jail's
+ * descriptor walk, which refuses any link leading outside the root. Other entry types are skipped.
+ */
+export async function extractArchive(
+  h: FileHandle,
+  jail: Jail,
+  onEntry: (name: string) => void,
+): Promise<void> {
+  await eachEntry(h, async (hd, content) => {
+    const parts = entryParts(hd.name);
+    if (!parts) throw new RestoreRefused(`entry outside the server: ${hd.name}`);
+    if (parts.length === 0) return;
+    onEntry(parts.join('/'));
+    if (hd.type === 'directory') {
+      const dir = await jail.walk(parts, true);
+      try {
+        await dir.chmod((hd.mode ?? 0o755) & 0o7777);
+      } finally {
+        await closeQuietly(dir);
+      }
+      return;
+    }
+    if (hd.type !== 'file' && hd.type !== 'contiguous-file' && hd.type !== 'symlink') return;
+    const parent = await jail.walk(parts.slice(0, -1), true);
+    const name = parts.at(-1)!;
+    try {
+      const existing = await lstatAt(parent, name);
+      if (existing) await removeAt(parent, name, { swapped: 0 });
+      if (hd.type === 'symlink') {
+        await symlink(hd.linkname ?? '', at(parent, name));
+        if (jail.owner) await lchown(at(parent, name), jail.owner.uid, jail.owner.gid).catch(() => undefined);
+        return;
+      }
+      await writeFile(parent, name, hd, content, jail);
+    } finally {
+      await closeQuietly(parent);
+    }
+  });
+}
+
+async function writeFile(
+  parent: FileHandle,
+  name: string,
+  hd: Entry,
+  content: Content,
+  jail: Jail,
+): Promise<void> {
+  const mode = (hd.mode ?? 0o644) & 0o7777;
+  let out: FileHandle;
+  try {
+    out = await open(at(parent, name), CREATE_FLAGS, mode & 0o777);
+  } catch (err) {
+    throw fromOs(err, name);
+  }
+  try {
+    await pipeline(
+      content,
+      new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          out.write(chunk).then(() => cb(), cb);
+        },
+      }),
+    );
+    if (jail.owner) await out.chown(jail.owner.uid, jail.owner.gid);
+    await out.chmod(mode); // after chown, which clears set-id bits
+    if (hd.mtime) await out.utimes(hd.mtime, hd.mtime); // futimes: the descriptor, never a link
+  } catch (err) {
+    await closeQuietly(out);
+    await unlink(at(parent, name)).catch(() => undefined);
+    throw err instanceof FileError ? err : fromOs(err, name);
+  }
+  await out.close();
+}
