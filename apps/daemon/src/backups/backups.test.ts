@@ -302,6 +302,38 @@ describe('backups', () => {
       expect(await readFile(path.join(dir(), 'server.properties'), 'utf8')).toBe('motd=hello\n');
     });
 
+    it('stops a running server by its stop command first, and refuses power while restoring', async () => {
+      let from = ws.messages.length;
+      ws.send('set state', 'start');
+      await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 30_000, from);
+      const { id } = await backup('');
+      let release!: () => void;
+      stack.remote.restoreReportGate = new Promise((r) => (release = r));
+      try {
+        from = ws.messages.length;
+        expect((await restore(id, { adapter: 'wings' })).status).toBe(202);
+        await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 30_000, from);
+        // The restore is done but not reported yet: the server is still marked restoring.
+        await waitUntil(
+          () => stack.remote.requests.includes(`POST /api/remote/backups/${id}/restore`),
+          30_000,
+          'restore report sent',
+        );
+        const power = await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'start' });
+        expect(power.status).toBe(202);
+        ws.send('set state', 'start');
+        const refused = await ws.waitFor((m) => m.event === 'daemon error', 10_000, from);
+        expect(refused.args?.[0]).toMatch(/server is currently being restored$/);
+      } finally {
+        release();
+        stack.remote.restoreReportGate = null;
+      }
+      expect(await restoredReport(id, from)).toMatchObject({ successful: true });
+      expect(ws.messages.slice(from).some((m) => m.event === 'status' && m.args?.[0] === 'running')).toBe(
+        false,
+      );
+    });
+
     it('deletes nothing when the backup does not exist', async () => {
       const res = await restore(randomUUID(), { adapter: 'wings', truncate_directory: true });
       expect(res.status).toBe(404);

@@ -13,7 +13,7 @@ const STOP_GRACE_MS = 2 * 60_000;
 
 /**
  * Restore the checked archive open as `handle` into the server (protocol §8.10), with
- * `server.restoring` already set: a running server is stopped by its stop command first, the
+ * `server.restoring` already set: a running server is stopped by its stop command first (never killed), the
  * directory emptied when asked, each entry announced as `daemon message` `(restoring): <name>`.
  * Always afterwards: the panel is told the result, consoles get
  * `Completed server restoration from local backup.` and `backup restore completed`, and the
@@ -28,7 +28,11 @@ export async function runRestore(
 ): Promise<void> {
   let successful = false;
   try {
-    if (server.state !== 'offline') await server.stopWithin(STOP_GRACE_MS);
+    // As Wings: the server stops by its own stop command; one that does not within the grace is
+    // not killed, the restore is abandoned instead.
+    if (server.state !== 'offline' && !(await server.stopGracefully(STOP_GRACE_MS))) {
+      throw new Error('the server did not stop within 2 minutes');
+    }
     const jail = new Jail(server.dir, runtimeOwner(deps.config.runtime));
     if (truncate) await truncateRoot(jail);
     await extractArchive(handle, jail, (name) => server.bus.emit('daemon message', `(restoring): ${name}`));

@@ -161,7 +161,7 @@ export class Server {
    */
   async power(action: PowerAction, waitMs: number): Promise<void> {
     if (this.installing) throw new ServerError('server is currently installing', 409);
-    if (this.restoring) throw new ServerError('server is currently restoring a backup', 409);
+    if (this.restoring) throw new ServerError('server is currently being restored', 409);
     if (this.deleted) throw new ServerError('server is being deleted', 409);
     if (action === 'kill') return this.kill();
     if (!(await this.lock.acquire(waitMs))) throw new ServerError(LOCK_BUSY, 409);
@@ -336,6 +336,15 @@ export class Server {
   }
 
   /** Ask the process to stop the egg's way; kill it if it is still there after `ms`. */
+  /** Ask the server to stop by its egg's stop; true once it is offline, false after `ms` (never killed). */
+  async stopGracefully(ms: number): Promise<boolean> {
+    const proc = this.proc;
+    if (!proc) return true;
+    this.setState('stopping');
+    await this.sendStop(proc);
+    return this.waitExit(ms);
+  }
+
   async stopWithin(ms: number): Promise<void> {
     const proc = this.proc;
     if (!proc) {

@@ -38,6 +38,8 @@ export class RemoteStandIn {
   /** Answer backup reports with this status (a panel that refuses them). */
   backupReportStatus = 204;
   readonly restoreReports: { uuid: string; successful: boolean }[] = [];
+  /** While set, restore reports wait for it before being answered (a restore held open). */
+  restoreReportGate: Promise<void> | null = null;
   readonly requests: string[] = [];
   resets = 0;
   private http: HttpServer | null = null;
@@ -132,6 +134,7 @@ export class RemoteStandIn {
     }
     const restored = /^\/api\/remote\/backups\/([^/]+)\/restore$/.exec(p);
     if (req.method === 'POST' && restored) {
+      if (this.restoreReportGate) await this.restoreReportGate;
       const b = JSON.parse(raw) as { successful: boolean };
       this.restoreReports.push({ uuid: restored[1]!, successful: b.successful });
       return { status: 204 };
