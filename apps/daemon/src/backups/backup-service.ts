@@ -1,7 +1,7 @@
 import { stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { BackupCompletedEvent, BackupReport } from '@talon/shared';
+import type { BackupCompletedEvent, BackupProgressEvent, BackupReport } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import { Jail } from '../fs/jail.ts';
 import { isUuid } from '../fs/paths.ts';
@@ -11,6 +11,8 @@ import { writeBackupArchive } from './archive-writer.ts';
 import { backupIgnoreRules } from './ignore-rules.ts';
 
 const LEVELS = { none: 0, best_speed: 1, best_compression: 9 } as const;
+/** Least time between two `backup progress` events of one backup. */
+const PROGRESS_EVERY_MS = 500;
 
 /** `<backup_directory>/<uuid>.tar.gz`; null for anything that is not a uuid (never a path). */
 export function backupFile(config: DaemonConfig, uuid: string): string | null {
@@ -57,6 +59,7 @@ export async function runBackup(
       level: LEVELS[config.system.backups.compression_level],
       writeLimitMiB: config.system.backups.write_limit,
       ignore: await backupIgnoreRules(jail, ignoreText),
+      onProgress: progressReporter(server, uuid),
     });
     report = {
       checksum: result.checksum,
@@ -83,4 +86,16 @@ export async function runBackup(
     file_size: report.size,
   };
   server.bus.emit('backup completed', JSON.stringify(event));
+}
+
+/** `backup progress` events: the first at once, then at most one per PROGRESS_EVERY_MS. */
+function progressReporter(server: Server, uuid: string): (bytes: number) => void {
+  let last = 0;
+  return (bytes) => {
+    const now = Date.now();
+    if (now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    const event: BackupProgressEvent = { uuid, bytes_archived: bytes };
+    server.bus.emit('backup progress', JSON.stringify(event));
+  };
 }

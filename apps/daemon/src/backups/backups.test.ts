@@ -106,6 +106,12 @@ describe('backups', () => {
     const event = await ws.waitFor(
       (m) => m.event === 'backup completed' && m.args?.[0]?.includes(id) === true,
     );
+    const progress = ws.messages.findIndex(
+      (m) => m.event === 'backup progress' && m.args?.[0]?.includes(id) === true,
+    );
+    expect(progress).toBeGreaterThanOrEqual(0);
+    expect(progress).toBeLessThan(ws.messages.indexOf(event));
+    expect(JSON.parse(ws.messages[progress]!.args![0]!)).toMatchObject({ uuid: id });
     expect(JSON.parse(event.args![0]!)).toEqual({
       uuid: id,
       is_successful: true,

@@ -43,6 +43,8 @@ export interface ServerBusEvents {
   /** JSON of a BackupCompletedEvent */
   'backup completed': [string];
   'backup restore completed': [];
+  /** JSON of a BackupProgressEvent */
+  'backup progress': [string];
   deleted: [];
 }
 

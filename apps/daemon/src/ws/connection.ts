@@ -286,6 +286,7 @@ export class WsConnection {
     on('install completed', () => this.deliver(WS_OUTBOUND.installCompleted, ['']));
     on('daemon message', (m: string) => this.deliver(WS_OUTBOUND.daemonMessage, [m]));
     on('backup completed', (j: string) => this.deliver(WS_OUTBOUND.backupCompleted, [j]));
+    on('backup progress', (j: string) => this.deliver(WS_OUTBOUND.backupProgress, [j]));
     on('backup restore completed', () => this.deliver(WS_OUTBOUND.backupRestoreCompleted, ['']));
     on('deleted', () => {
       this.deliver(WS_OUTBOUND.deleted, ['null']);

@@ -34,3 +34,12 @@ export const restoreRequestSchema = z.object({
   download_url: z.string().optional(),
 });
 export type RestoreRequest = z.infer<typeof restoreRequestSchema>;
+
+/**
+ * The websocket `backup progress` payload (our addition, not Wings'): bytes of the server's files
+ * archived so far (tar bytes before compression), at most twice a second while a backup runs.
+ */
+export interface BackupProgressEvent {
+  uuid: string;
+  bytes_archived: number;
+}

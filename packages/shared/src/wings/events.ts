@@ -25,6 +25,8 @@ export const WS_OUTBOUND = {
   tokenExpired: 'token expired',
   deleted: 'deleted',
   backupCompleted: 'backup completed',
+  /** Our addition: a running backup's progress, JSON of BackupProgressEvent. */
+  backupProgress: 'backup progress',
   backupRestoreCompleted: 'backup restore completed',
   // Sent by Wings nodes; the web app handles them, our daemon does not send them yet.
   transferStatus: 'transfer status',
