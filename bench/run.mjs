@@ -14,6 +14,7 @@ const benches = [
   ['daemon-rss', ['node_modules/.bin/tsx', 'bench/daemon-rss.ts']],
   ['startup', ['node', 'bench/startup.mjs']],
   ['console-browser', ['node_modules/.bin/tsx', 'bench/console-browser.ts']],
+  ['backup', ['node_modules/.bin/tsx', 'bench/backup.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 
 let failed = 0;
