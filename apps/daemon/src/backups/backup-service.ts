@@ -1,4 +1,4 @@
-import { stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { BackupCompletedEvent, BackupProgressEvent, BackupReport } from '@talon/shared';
@@ -25,6 +25,18 @@ export async function backupSize(config: DaemonConfig, uuid: string): Promise<nu
   if (!file) return null;
   const st = await stat(file).catch(() => null);
   return st?.isFile() ? st.size : null;
+}
+
+/**
+ * Remove the `.part` files a daemon stopped mid-backup left behind (at boot, when no backup runs).
+ * They were never served; the panel marks such backups failed or prunes them.
+ */
+export async function removeStaleParts(config: DaemonConfig): Promise<number> {
+  const dir = config.system.backup_directory;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const stale = names.filter((n) => n.endsWith('.tar.gz.part'));
+  for (const n of stale) await unlink(path.join(dir, n)).catch(() => undefined);
+  return stale.length;
 }
 
 /** Remove a local backup; false when there was none. */

@@ -325,8 +325,6 @@ describe('backups', () => {
           30_000,
           'restore report sent',
         );
-        const power = await stack.api('POST', `/api/servers/${uuid}/power`, { action: 'start' });
-        expect(power.status).toBe(202);
         ws.send('set state', 'start');
         const refused = await ws.waitFor((m) => m.event === 'daemon error', 10_000, from);
         expect(refused.args?.[0]).toMatch(/server is currently being restored$/);
@@ -378,5 +376,18 @@ describe('backups', () => {
         error: 'The download_url field is required when the backup adapter is set to S3.',
       });
     });
+  });
+  // Last: it restarts the daemon.
+  it('removes the part a daemon stopped mid-backup left behind when it starts again', async () => {
+    const id = randomUUID();
+    await writeFile(`${archive(id)}.part`, 'half an archive');
+    await stack.daemon.close();
+    await stack.restart();
+    await waitUntil(
+      async () => !(await readdir(stack.config.system.backup_directory)).includes(`${id}.tar.gz.part`),
+      10_000,
+      'stale part removed',
+    );
+    await expect(stat(archive(id))).rejects.toThrow(/ENOENT/);
   });
 });

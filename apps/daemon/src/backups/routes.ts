@@ -5,7 +5,7 @@ import type { DaemonConfig } from '../config/config.ts';
 import { isUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { Server } from '../servers/server.ts';
-import { backupFile, deleteBackup, runBackup } from './backup-service.ts';
+import { backupFile, deleteBackup, removeStaleParts, runBackup } from './backup-service.ts';
 import { RestoreRefused, checkArchive, openArchive } from './restore.ts';
 import { runRestore } from './restore-service.ts';
 
@@ -21,6 +21,11 @@ export function registerBackupRoutes(
   deps: { config: DaemonConfig; remote: RemoteClient; log: Logger },
   withServer: (req: FastifyRequest, reply: FastifyReply) => Server | null,
 ): void {
+  // Registered once at boot, before any backup can start.
+  void removeStaleParts(deps.config).then((n) => {
+    if (n > 0) deps.log.info({ count: n }, 'removed unfinished backup archives');
+  });
+
   app.post('/api/servers/:server/backup', async (req, reply) => {
     const s = withServer(req, reply);
     if (!s) return reply;
