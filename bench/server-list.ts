@@ -15,7 +15,9 @@ const CONNECTIONS = 16;
 async function round(url: string, headers: Record<string, string>, duration: number, fresh = false) {
   let n = 0;
   // A query parameter the panel ignores but that makes each URL, so each cached answer, unique.
-  const requests = fresh ? [{ setupRequest: (r: { path: string }) => ({ ...r, path: `/api/client?n=${n++}` }) }] : undefined;
+  const requests = fresh
+    ? [{ setupRequest: (r: { path: string }) => ({ ...r, path: `/api/client?n=${n++}` }) }]
+    : undefined;
   const r = await autocannon({ url, connections: CONNECTIONS, duration, headers, requests });
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   return { rps: r.requests.average, p99: r.latency.p99 };

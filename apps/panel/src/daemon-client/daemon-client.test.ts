@@ -112,7 +112,9 @@ describe('answers of a daemon are checked against the shared wire schemas', () =
     const res = await client.get(`/api/client/servers/${server.uuid_short}/files/pull`);
     expect(res.status, res.text).toBe(502);
     expect(res.body.errors[0].code).toBe('DaemonConnectionException');
-    expect(res.body.errors[0].detail).toContain(`sent an unexpected answer to GET ${pullPath}: "downloads.0.`);
+    expect(res.body.errors[0].detail).toContain(
+      `sent an unexpected answer to GET ${pullPath}: "downloads.0.`,
+    );
   });
 
   it('a body that is not JSON is a 502 too', async () => {

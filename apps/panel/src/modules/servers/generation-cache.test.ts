@@ -74,7 +74,11 @@ describe('GET /api/client answer reuse', () => {
       [
         'allocations',
         () =>
-          db.updateTable('allocations').set({ notes: 'lobby' }).where('id', '=', server.allocation_id).execute(),
+          db
+            .updateTable('allocations')
+            .set({ notes: 'lobby' })
+            .where('id', '=', server.allocation_id)
+            .execute(),
         (s) => s.relationships.allocations.data[0].attributes.notes,
         'lobby',
       ],
@@ -92,14 +96,23 @@ describe('GET /api/client answer reuse', () => {
       ],
       [
         'egg_variables',
-        () => db.updateTable('egg_variables').set({ name: 'Renamed variable' }).where('egg_id', '=', egg.id).execute(),
+        () =>
+          db
+            .updateTable('egg_variables')
+            .set({ name: 'Renamed variable' })
+            .where('egg_id', '=', egg.id)
+            .execute(),
         (s) => s.relationships.variables.data[0]?.attributes.name,
         'Renamed variable',
       ],
       [
         'server_variables',
         () =>
-          db.updateTable('server_variables').set({ variable_value: 'changed' }).where('server_id', '=', server.id).execute(),
+          db
+            .updateTable('server_variables')
+            .set({ variable_value: 'changed' })
+            .where('server_id', '=', server.id)
+            .execute(),
         (s) => s.relationships.variables.data[0]?.attributes.server_value,
         'changed',
       ],
