@@ -92,7 +92,7 @@ describe('newcomer snags in Chromium', () => {
     await signIn(page, panel.url, admin.username, admin.password);
     await page.goto(`${panel.url}/server/${game.identifier}`);
     await page.getByRole('link', { name: 'Console', exact: true }).waitFor();
-    const names = ['Console', 'Files', 'Network', 'Startup Settings', 'Settings'];
+    const names = ['Console', 'Files', 'Users', 'Network', 'Startup Settings', 'Settings', 'Activity'];
     for (const size of [MOBILE, DESKTOP]) {
       await page.setViewportSize(size);
       for (const name of names) {
