@@ -53,6 +53,7 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
         search: filter['*']?.join(','),
         offset: (page.page - 1) * page.perPage,
         limit: page.perPage,
+        relationships: (shown) => optionalServerRelationships(req.query, shown, repositories.subusers),
       });
       body = Buffer.from(JSON.stringify(paginated('server', data, total, page, url, true)));
       listCache.set(key, generation, body);
@@ -65,7 +66,11 @@ export function serverRoutes(app: FastifyInstance, ctx: AppContext) {
     const grants = serverAccess(req);
     const bundle = await repositories.servers.bundle(grants.server);
     const attributes = clientServerAttributes(bundle, grants);
-    const extra = await optionalServerRelationships(req.query, bundle, grants, repositories.subusers);
+    const [extra] = await optionalServerRelationships(
+      req.query,
+      [{ bundle, access: grants }],
+      repositories.subusers,
+    );
     const withIncludes = { ...attributes, relationships: { ...attributes.relationships, ...extra } };
     return item('server', withIncludes, {
       is_server_owner: grants.isOwner,

@@ -14,7 +14,13 @@ export class SubusersRepository {
    * The server's subusers with their accounts, in the order they were added: one query, however
    * many there are (the list must not cost a query per subuser).
    */
-  async listForServer(serverId: number): Promise<SubuserWithUser[]> {
+  listForServer(serverId: number): Promise<SubuserWithUser[]> {
+    return this.listForServers([serverId]);
+  }
+
+  /** The subusers of several servers with their accounts, in one query, in subuser id order. */
+  async listForServers(serverIds: readonly number[]): Promise<SubuserWithUser[]> {
+    if (serverIds.length === 0) return [];
     const rows = await this.db
       .selectFrom('subusers')
       .innerJoin('users', 'users.id', 'subusers.user_id')
@@ -27,7 +33,7 @@ export class SubusersRepository {
         'subusers.created_at as subuser_created_at',
         'subusers.updated_at as subuser_updated_at',
       ])
-      .where('subusers.server_id', '=', serverId)
+      .where('subusers.server_id', 'in', serverIds)
       .orderBy('subusers.id')
       .execute();
     return rows.map(
