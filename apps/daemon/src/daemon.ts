@@ -8,7 +8,7 @@ import { registerRoutes } from './http/routes.ts';
 import { RemoteClient } from './panel/client.ts';
 import { ProcessDriver } from './runtime/process-driver.ts';
 import { ServerManager } from './servers/manager.ts';
-import { SftpActivity } from './sftp/activity.ts';
+import { ActivityBatch } from './panel/activity-batch.ts';
 import { createSftpServer, type SftpServer } from './sftp/server.ts';
 import { Denylist } from './ws/denylist.ts';
 import { attachWebsocket } from './ws/upgrade.ts';
@@ -25,8 +25,8 @@ export interface Daemon {
    */
   listenSftp(port?: number): Promise<number>;
   sftp: SftpServer;
-  /** SFTP events waiting to be sent to the panel */
-  sftpActivity: SftpActivity;
+  /** SFTP and upload events waiting to be sent to the panel */
+  activity: ActivityBatch;
   close(): Promise<void>;
 }
 
@@ -76,19 +76,19 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   const manager = new ServerManager({ config, remote, driver, log });
   const denylist = new Denylist();
 
-  const sftpActivity = new SftpActivity(remote, log.child({ svc: 'sftp' }));
+  const activity = new ActivityBatch(remote, log.child({ svc: 'activity' }));
   const sftp = createSftpServer({
     config,
     manager,
     remote,
-    activity: sftpActivity,
+    activity,
     log: log.child({ svc: 'sftp' }),
   });
 
   const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
   const app: FastifyInstance = Fastify({ ...serverLimits, loggerInstance: httpLog, genReqId: newRequestId });
   registerCommon(app, config);
-  registerRoutes(app, { config, manager, denylist, runtime: driver.info, remote, log });
+  registerRoutes(app, { config, manager, denylist, runtime: driver.info, remote, activity, log });
   // The panel denies a user's tokens for a server when their access to it changes (subuser
   // permissions changed or removed, owner changed): SFTP sessions into that server end too, so the
   // next login is checked by the panel again.
@@ -114,11 +114,11 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
       return `http://${host}:${port}`;
     },
     sftp,
-    sftpActivity,
+    activity,
     listenSftp: (port) => sftp.listen(port),
     async close() {
       await sftp.close();
-      await Promise.race([sftpActivity.flush(), new Promise((r) => setTimeout(r, 2000).unref())]);
+      await Promise.race([activity.flush(), new Promise((r) => setTimeout(r, 2000).unref())]);
       for (const c of wss.clients) c.terminate();
       wss.close();
       await app.close();

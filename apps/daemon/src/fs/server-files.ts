@@ -233,6 +233,11 @@ export class StagedWrite {
     return this.file.size;
   }
 
+  /** The path inside the server the file takes on commit, as the caller gave it. */
+  get path(): string {
+    return this.what;
+  }
+
   async write(chunk: Uint8Array): Promise<void> {
     if (await this.over(chunk.length))
       throw new FileError('no_space', `${this.what}: ${chunk.length} more bytes`);

@@ -94,7 +94,6 @@ function zipOf(entries: { name: string; body: string }[]): Buffer {
   return Buffer.concat([...locals, cd, end]);
 }
 
-
 describe('file operation routes and signed URLs', () => {
   let stack: Stack;
   let uuid: string;
@@ -652,6 +651,22 @@ describe('file operation routes and signed URLs', () => {
       expect(await readFile(file('up/dir/one.txt'), 'utf8')).toBe('ONE');
       expect(await readFile(file('up/dir/two.txt'), 'utf8')).toBe('TWO');
       expect((await stat(file('up/dir/one.txt'))).mode & 0o777).toBe(0o644);
+    });
+
+    it("upload: each file is reported to the panel as server:file.uploaded by the token's user", async () => {
+      const user = randomUUID();
+      const res = await upload(
+        token({ user_uuid: user }),
+        '/up/./logged',
+        form(['a.txt', 'A'], ['b.txt', 'B']),
+      );
+      expect(res.status).toBe(200);
+      await stack.daemon.activity.flush();
+      const mine = stack.remote.activity.filter((e) => e.user === user);
+      expect(mine.map((e) => [e.event, e.server, e.metadata])).toEqual([
+        ['server:file.uploaded', uuid, { file: 'a.txt', directory: '/up/logged' }],
+        ['server:file.uploaded', uuid, { file: 'b.txt', directory: '/up/logged' }],
+      ]);
     });
 
     it('upload: refusals (token, not multipart, no files, too large, denylist, link out)', async () => {

@@ -12,6 +12,7 @@ import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
 import { registerSignedUrlRoutes } from './signed-urls.ts';
 import { registerBackupRoutes } from '../backups/routes.ts';
+import type { ActivityBatch } from '../panel/activity-batch.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { Logger } from 'pino';
 import { UNKNOWN_SERVER } from './plugins.ts';
@@ -25,6 +26,7 @@ export interface RouteDeps {
   denylist: Denylist;
   runtime: RuntimeInfo;
   remote: RemoteClient;
+  activity: ActivityBatch;
   log: Logger;
 }
 
@@ -88,7 +90,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerFileRoutes(app, config, withServer);
   registerFileOperationRoutes(app, config, withServer);
   registerPullRoutes(app, config, withServer);
-  registerSignedUrlRoutes(app, config, manager);
+  registerSignedUrlRoutes(app, config, manager, deps.activity);
   registerBackupRoutes(
     app,
     { config, remote: deps.remote, log: deps.log.child({ svc: 'backups' }) },

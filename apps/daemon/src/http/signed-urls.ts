@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { signedUrlClaimsSchema, type SignedUrlClaims } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
+import type { ActivityBatch } from '../panel/activity-batch.ts';
 import { FileError } from '../fs/errors.ts';
 import type { StagedWrite } from '../fs/server-files.ts';
 import type { ServerManager } from '../servers/manager.ts';
@@ -72,6 +73,7 @@ export function registerSignedUrlRoutes(
   app: FastifyInstance,
   config: DaemonConfig,
   manager: ServerManager,
+  activity: ActivityBatch,
 ): void {
   const used = new UsedTokens();
 
@@ -170,6 +172,17 @@ export function registerSignedUrlRoutes(
         for (const f of staged) await f.commit();
       } finally {
         await Promise.all(staged.map((f) => f.discard()));
+      }
+      // Each file is an entry of the panel's activity log, as Wings reports it (protocol §4.3).
+      const shownDirectory = path.posix.join('/', directory);
+      for (const f of staged) {
+        activity.record({
+          user: ok.claims.user_uuid ?? null,
+          server: s.uuid,
+          event: 'server:file.uploaded',
+          metadata: { file: path.posix.basename(f.path), directory: shownDirectory },
+          ip: req.ip,
+        });
       }
       return reply.code(200).send();
     });

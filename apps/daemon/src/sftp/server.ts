@@ -6,7 +6,7 @@ import type { DaemonConfig } from '../config/config.ts';
 import { filesOf, runtimeOwner } from '../fs/server-files.ts';
 import { RemoteError, type RemoteClient, type SftpGrant } from '../panel/client.ts';
 import type { ServerManager } from '../servers/manager.ts';
-import type { SftpActivity } from './activity.ts';
+import type { ActivityBatch } from '../panel/activity-batch.ts';
 import { loadHostKey } from './host-key.ts';
 import { serveSftp } from './session.ts';
 
@@ -20,7 +20,7 @@ export interface SftpServerDeps {
   config: DaemonConfig;
   manager: ServerManager;
   remote: RemoteClient;
-  activity: SftpActivity;
+  activity: ActivityBatch;
   log: Logger;
 }
 

@@ -483,7 +483,7 @@ describe('SFTP and suspension, activity', () => {
     await op.mkdir(sftp, '/activity-dir');
     await op.rename(sftp, '/activity-a.txt', '/activity-dir/a.txt');
     await op.unlink(sftp, '/activity-dir/a.txt');
-    await stack.daemon.sftpActivity.flush();
+    await stack.daemon.activity.flush();
     const mine = stack.remote.activity.filter((e) => e.user === a.user);
     expect(mine.map((e) => e.event).sort()).toEqual([
       'server:sftp.create',

@@ -104,6 +104,12 @@ describe('describeEvent', () => {
     expect(
       describeEvent(event({ event: 'server:console.command', properties: { command: 'say hi' } }), t),
     ).toBe('alice ran "say hi" in the console');
+    expect(
+      describeEvent(
+        event({ event: 'server:file.uploaded', properties: { file: 'map.zip', directory: '/world/' } }),
+        t,
+      ),
+    ).toBe('alice uploaded map.zip to /world');
   });
   it('names the system when no user did it, and falls back to the key for an unknown event', () => {
     expect(describeEvent(event({ event: 'server:install.completed', actor: null }), t)).toBe(
