@@ -10,5 +10,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // expect.poll waits on what a page does next (a route change, a list arriving): a page booting
+    // on a loaded machine can take more than Vitest's default second, and a poll ends as soon as
+    // its condition holds, so a longer limit costs nothing when the machine is quiet.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
