@@ -290,6 +290,61 @@ export interface ChangeGenerationsTable {
   value: number;
 }
 
+export interface BackupsTable {
+  id: Id;
+  server_id: number;
+  uuid: string;
+  is_successful: Bool;
+  is_locked: Bool;
+  name: string;
+  /** JSON array of ignore patterns */
+  ignored_files: string;
+  /** `wings` (the node's disk) */
+  disk: string;
+  /** `<algorithm>:<hex>` once completed */
+  checksum: string | null;
+  bytes: number;
+  completed_at: Timestamp | null;
+  /** soft delete: the creation throttle still counts the row */
+  deleted_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DatabaseHostsTable {
+  id: Id;
+  name: string;
+  /** `mysql` (MySQL 8, MariaDB 10.6+) or `postgresql` (our extension) */
+  engine: string;
+  host: string;
+  port: number;
+  username: string;
+  /** encrypted with the app key */
+  password: string;
+  max_databases: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DatabaseHostNodesTable {
+  database_host_id: number;
+  node_id: number;
+}
+
+export interface ServerDatabasesTable {
+  id: Id;
+  server_id: number;
+  database_host_id: number;
+  database: string;
+  username: string;
+  remote: string;
+  /** encrypted with the app key */
+  password: string;
+  max_connections: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -311,6 +366,10 @@ export interface Database {
   server_variables: ServerVariablesTable;
   subusers: SubusersTable;
   change_generations: ChangeGenerationsTable;
+  backups: BackupsTable;
+  database_hosts: DatabaseHostsTable;
+  database_host_nodes: DatabaseHostNodesTable;
+  databases: ServerDatabasesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -329,3 +388,6 @@ export type EggVariable = Selectable<EggVariablesTable>;
 export type Server = Selectable<ServersTable>;
 export type ServerVariable = Selectable<ServerVariablesTable>;
 export type Subuser = Selectable<SubusersTable>;
+export type Backup = Selectable<BackupsTable>;
+export type DatabaseHost = Selectable<DatabaseHostsTable>;
+export type ServerDatabase = Selectable<ServerDatabasesTable>;
