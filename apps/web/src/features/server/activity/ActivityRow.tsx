@@ -4,6 +4,7 @@ import type { ActivityEvent } from '../../../api/activity.ts';
 import { Avatar } from '../users/Avatar.tsx';
 import { formatModified } from '../files/time.ts';
 import { describeEvent } from './describe.ts';
+import { SystemAvatar } from './SystemAvatar.tsx';
 
 const PILL = 'rounded bg-zinc-800 px-1.5 py-0.5 text-xs text-zinc-300';
 
@@ -29,7 +30,7 @@ export function ActivityRow({
         {actor ? (
           <Avatar image={actor.image} username={actor.username} email={actor.email} size="small" />
         ) : (
-          <Avatar image="" username="?" email="" size="small" />
+          <SystemAvatar />
         )}
       </div>
       <div className="min-w-0 flex-1">

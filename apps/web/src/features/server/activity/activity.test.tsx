@@ -223,4 +223,12 @@ describe('server activity page', () => {
     expect(within(row).getByTestId('avatar-initials')).toHaveTextContent('AL');
     expect(within(row).queryByText(/^IP /)).toBeNull();
   });
+
+  it('marks an event nobody signed in did with the system mark, not a question mark', async () => {
+    setup([page([wire({ event: 'server:install.completed', relationships: {} })])]);
+    const row = await screen.findByTestId('activity-row');
+    expect(within(row).getByTestId('avatar-system')).toBeInTheDocument();
+    expect(within(row).queryByTestId('avatar-initials')).toBeNull();
+    expect(row).not.toHaveTextContent('?');
+  });
 });
