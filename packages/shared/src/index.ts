@@ -17,3 +17,5 @@ export * from './format/limits.ts';
 export * from './wings/daemon-api.ts';
 export * from './client/server-wire.ts';
 export * from './client/account-wire.ts';
+export * from './client/backup-wire.ts';
+export * from './client/database-wire.ts';
