@@ -44,7 +44,8 @@ export function paginated<A>(
 ) {
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   const link = (n: number) => {
-    const target = new URL(url.pathname, url.origin);
+    // The route's own URL: `/api/client/` and `/api/client` are one route (app.ts), named without the slash.
+    const target = new URL(url.pathname.replace(/(.)\/+$/, '$1'), url.origin);
     if (keepQuery) url.searchParams.forEach((v, k) => k !== 'page' && target.searchParams.append(k, v));
     target.searchParams.set('page', String(n));
     return target.toString();
