@@ -10,7 +10,9 @@ describe('allocationAddress', () => {
     [{ ip: '10.0.0.1', alias: null, port: 25565 }, '10.0.0.1:25565'],
     [{ ip: '10.0.0.1', alias: 'play.example.com', port: 25565 }, 'play.example.com:25565'],
     [{ ip: '10.0.0.1', alias: '', port: 1 }, '10.0.0.1:1'],
-    [{ ip: '::1', port: 30000 }, '::1:30000'],
+    // An IPv6 address in brackets, as players type it into a game client (RFC 3986 host syntax).
+    [{ ip: '::1', port: 30000 }, '[::1]:30000'],
+    [{ ip: '2001:db8::5', alias: null, port: 25565 }, '[2001:db8::5]:25565'],
   ])('%j → %s', (allocation, expected) => {
     expect(allocationAddress(allocation)).toBe(expected);
   });

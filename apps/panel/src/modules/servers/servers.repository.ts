@@ -279,9 +279,12 @@ export class ServersRepository {
     const { host, port, portPrefix } = address;
     let sub = this.db.selectFrom('allocations').select('server_id').where('server_id', 'is not', null);
     if (host !== null) {
-      // Aliases are host names: compared without case, as a resolver would.
+      // Aliases are host names and IPv6 addresses are hex: both compared without case.
       sub = sub.where((a) =>
-        a.or([a('ip', '=', host), a(a.fn('lower', ['ip_alias']), '=', host.toLowerCase())]),
+        a.or([
+          a(a.fn('lower', ['ip']), '=', host.toLowerCase()),
+          a(a.fn('lower', ['ip_alias']), '=', host.toLowerCase()),
+        ]),
       );
     }
     if (port !== null) {
@@ -294,11 +297,15 @@ export class ServersRepository {
 
   /**
    * A term read as an address: `host:port` and `:port` (the port as typed so far, a prefix), a
-   * bare number (a whole port), or one word that could be a host name or IPv4 address.
+   * bare number (a whole port), one word that could be a host name or IPv4 address, or an IPv6
+   * address bare or bracketed as the card prints it (`[2001:db8::5]:25565`).
    */
   private addressTerm(
     term: string,
   ): { host: string | null; port: string | null; portPrefix: boolean } | null {
+    const bracketed = /^\[([\da-f:.]+)\](?::(\d{1,5}))?$/iu.exec(term);
+    if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ?? null, portPrefix: true };
+    if (/^[\da-f.]*:[\da-f.]*:[\da-f:.]*$/iu.test(term)) return { host: term, port: null, portPrefix: false };
     const withPort = /^([^\s:]*):(\d{1,5})$/u.exec(term);
     if (withPort) return { host: withPort[1] || null, port: withPort[2]!, portPrefix: true };
     if (/^\d{1,5}$/u.test(term)) return { host: null, port: term, portPrefix: false };

@@ -70,6 +70,20 @@ describe('filter[*] by address', () => {
     expect(await search(plainAt.ip)).toEqual(['Aliased World', 'Plain World']);
   });
 
+  it('matches an IPv6 address as the card prints it, in brackets with or without the port, or bare', async () => {
+    const db = panel.ctx.db.db;
+    await db.updateTable('allocations').set({ ip: '2001:db8::5' }).where('id', '=', plainAt.id).execute();
+    try {
+      expect(await search(`[2001:db8::5]:${plainAt.port}`)).toEqual(['Plain World']);
+      expect(await search(`[2001:DB8::5]:${String(plainAt.port).slice(0, 3)}`)).toEqual(['Plain World']);
+      expect(await search('[2001:db8::5]')).toEqual(['Plain World']);
+      expect(await search('2001:db8::5')).toEqual(['Plain World']);
+      expect(await search(`[2001:db8::5]:${aliasedAt.port}`)).toEqual([]);
+    } finally {
+      await db.updateTable('allocations').set({ ip: plainAt.ip }).where('id', '=', plainAt.id).execute();
+    }
+  });
+
   it('keeps the name search, and a term that is no address matches no allocation', async () => {
     expect(await search('plain')).toEqual(['Plain World']);
     expect(await search('example')).toEqual([]);
