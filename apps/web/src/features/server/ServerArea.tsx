@@ -12,6 +12,7 @@ import { useTitle } from '../../lib/useTitle.ts';
 import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
 import { FilesPage } from './files/FilesPage.tsx';
+import { DatabasesPage } from './databases/DatabasesPage.tsx';
 import { EditFilePage, NewFilePage } from './files/editor/FileEditorPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { StartupPage } from './startup/StartupPage.tsx';
@@ -28,6 +29,7 @@ import { isInConflict, useServerStore } from './store.ts';
 const TABS = [
   { path: '', label: 'console', Page: ConsolePage },
   { path: 'files', label: 'files:title', Page: FilesPage },
+  { path: 'databases', label: 'databases:title', Page: DatabasesPage },
   { path: 'users', label: 'users:title', Page: UsersPage },
   { path: 'network', label: 'network:title', Page: NetworkPage },
   { path: 'startup', label: 'startup:title', Page: StartupPage },
@@ -47,7 +49,7 @@ const SUB_PAGES = [
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
   // Tab labels from other namespaces (files:title) must be loaded before the tab bar renders.
-  const { t } = useTranslation(['server', 'files', 'startup', 'network', 'users', 'activity']);
+  const { t } = useTranslation(['server', 'files', 'startup', 'network', 'users', 'activity', 'databases']);
   const params = useParams();
   const id = params.id!;
   const rest = (params['*'] ?? '').replace(/\/+$/, '');
