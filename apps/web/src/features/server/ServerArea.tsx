@@ -18,6 +18,8 @@ import { SettingsPage } from './settings/SettingsPage.tsx';
 import { StartupPage } from './startup/StartupPage.tsx';
 import { NetworkPage } from './network/NetworkPage.tsx';
 import { UsersPage } from './users/UsersPage.tsx';
+import { BackupsPage } from './backups/BackupsPage.tsx';
+import { useBackupEvents } from './backups/useBackupEvents.ts';
 import { ServerActivityPage } from './activity/ServerActivityPage.tsx';
 import { usePermissionRefresh } from './users/usePermissionRefresh.ts';
 import { ServerErrorBoundary } from './ServerErrorBoundary.tsx';
@@ -31,6 +33,7 @@ const TABS = [
   { path: 'files', label: 'files:title', Page: FilesPage },
   { path: 'databases', label: 'databases:title', Page: DatabasesPage },
   { path: 'users', label: 'users:title', Page: UsersPage },
+  { path: 'backups', label: 'backups:title', Page: BackupsPage },
   { path: 'network', label: 'network:title', Page: NetworkPage },
   { path: 'startup', label: 'startup:title', Page: StartupPage },
   { path: 'settings', label: 'settings.title', Page: SettingsPage },
@@ -49,7 +52,16 @@ const SUB_PAGES = [
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
 export function ServerArea() {
   // Tab labels from other namespaces (files:title) must be loaded before the tab bar renders.
-  const { t } = useTranslation(['server', 'files', 'startup', 'network', 'users', 'activity', 'databases']);
+  const { t } = useTranslation([
+    'server',
+    'files',
+    'startup',
+    'network',
+    'users',
+    'activity',
+    'databases',
+    'backups',
+  ]);
   const params = useParams();
   const id = params.id!;
   const rest = (params['*'] ?? '').replace(/\/+$/, '');
@@ -75,6 +87,8 @@ export function ServerArea() {
     can(query.data?.permissions ?? [], 'websocket.connect'),
     () => void refetch(),
   );
+  // Backup progress, completion and restore events, wherever the user is in the server area.
+  useBackupEvents(id);
   // Permissions changed by the owner reach this page through the socket's token revocation.
   usePermissionRefresh(useCallback(() => void refetch(), [refetch]));
 

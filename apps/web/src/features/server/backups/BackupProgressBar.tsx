@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../../../lib/shared.ts';
+import { progressPercent, useLiveBackups } from './live.ts';
+
+/**
+ * A running backup's live bar (our addition): bytes archived so far from the daemon's `backup
+ * progress` events, with a percentage when the daemon knows the total; without one the bar is
+ * indeterminate.
+ */
+export function BackupProgressBar({ uuid, name }: { uuid: string; name: string }) {
+  const { t } = useTranslation('backups');
+  const progress = useLiveBackups((s) => s.progress[uuid]);
+  const percent = progressPercent(progress);
+  const text = !progress
+    ? t('progress_starting')
+    : percent !== null
+      ? t('progress', {
+          bytes: formatBytes(progress.bytesArchived),
+          total: formatBytes(progress.bytesTotal ?? 0),
+          percent,
+        })
+      : t('progress_unknown', { bytes: formatBytes(progress.bytesArchived) });
+  return (
+    <div className="mt-2 space-y-1" data-testid="backup-progress">
+      <progress
+        className="block h-1.5 w-full overflow-hidden rounded accent-sky-500"
+        max={100}
+        aria-label={t('progress_label', { name })}
+        {...(percent !== null ? { value: percent } : {})}
+      />
+      <p className="text-xs text-zinc-400" aria-live="polite">
+        {text}
+      </p>
+    </div>
+  );
+}
