@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decrypt } from '../lib/crypto.ts';
 import type { Server, User } from '../db/types.ts';
 import { TestClient } from '../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../test-support/daemon.ts';
-import { daemonServerRow } from '../test-support/daemon-servers.ts';
-import { addSubuser, gameServerEgg } from '../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
+import type { TestDaemon } from '../test-support/daemon.ts';
+import { startServerWorld, type ServerWorld } from '../test-support/daemon-servers.ts';
+import { addSubuser } from '../test-support/fixtures.ts';
+import type { TestPanel } from '../test-support/panel.ts';
 
 // Folder-scoped SFTP end to end: the panel's /sftp/auth answer carries a subuser's folders
 // (`file_paths`, our extension) and the real daemon keeps the real SFTP session inside them.
+let world: ServerWorld;
 let panel: TestPanel;
 let daemon: TestDaemon;
 let owner: User;
@@ -23,11 +24,9 @@ const PERMISSION_DENIED = 3;
 const clients: ssh2.Client[] = [];
 
 beforeAll(async () => {
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx);
-  owner = await panel.createUser({ password: PASSWORD });
+  world = await startServerWorld({ owner: { password: PASSWORD } });
+  ({ panel, daemon, owner, server, root } = world);
   builder = await panel.createUser({ password: PASSWORD });
-  ({ server, root } = await daemonServerRow(panel, daemon, await gameServerEgg(panel.ctx), owner.id));
   await addSubuser(
     panel.ctx,
     server,
@@ -44,8 +43,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of clients) c.end();
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
 });
 
 function connect(username: string): Promise<SFTPWrapper> {

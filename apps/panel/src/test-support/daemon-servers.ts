@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
-import type { Egg, Node, Server } from '../db/types.ts';
-import type { TestDaemon } from './daemon.ts';
-import { serverRow } from './fixtures.ts';
-import type { TestPanel } from './panel.ts';
+import type { Egg, Node, Server, User } from '../db/types.ts';
+import type { TestClient } from './client.ts';
+import { startTestDaemon, type TestDaemon } from './daemon.ts';
+import { gameServerEgg, serverRow } from './fixtures.ts';
+import { startTestPanel, type TestPanel } from './panel.ts';
 
 // Servers on a real test daemon, for the panel tests that go through one.
 
@@ -87,4 +88,68 @@ export async function daemonServerRow(
   ).catch(() => undefined);
   mkdirSync(root, { recursive: true });
   return { server, root };
+}
+
+/** A panel, a real daemon and one server on it with its owner: what most daemon-backed tests stand up. */
+export interface ServerWorld {
+  panel: TestPanel;
+  daemon: TestDaemon;
+  egg: Egg;
+  owner: User;
+  ownerClient: TestClient;
+  server: Server;
+  /** the server's directory on the daemon */
+  root: string;
+  /** activity entries with `event`, their properties parsed, oldest first */
+  events: (event: string) => Promise<unknown[]>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts a panel (optional env), a daemon (optional allocations and `api` keys) and a server owned
+ * by a new user (optional password, for SFTP). One per test file: its tests share it.
+ */
+export async function startServerWorld(
+  opts: {
+    env?: Record<string, string>;
+    allocations?: number;
+    daemonApi?: Record<string, unknown>;
+    owner?: Parameters<TestPanel['createUser']>[0];
+  } = {},
+): Promise<ServerWorld> {
+  const panel = await startTestPanel(opts.env);
+  let daemon: TestDaemon | undefined;
+  try {
+    daemon = await startTestDaemon(panel.ctx, opts.allocations ?? 5, opts.daemonApi ?? {});
+    const egg = await gameServerEgg(panel.ctx);
+    const owner = await panel.createUser(opts.owner);
+    const { server, root } = await daemonServerRow(panel, daemon, egg, owner.id);
+    const running = daemon;
+    return {
+      panel,
+      daemon,
+      egg,
+      owner,
+      ownerClient: await panel.signedIn(owner),
+      server,
+      root,
+      events: async (event) =>
+        (
+          await panel.ctx.db.db
+            .selectFrom('activity_logs')
+            .select('properties')
+            .where('event', '=', event)
+            .orderBy('id')
+            .execute()
+        ).map((e) => JSON.parse(e.properties) as unknown),
+      close: async () => {
+        await running.stop();
+        await panel.close();
+      },
+    };
+  } catch (err) {
+    await daemon?.stop();
+    await panel.close();
+    throw err;
+  }
 }

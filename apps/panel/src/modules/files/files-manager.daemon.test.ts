@@ -14,13 +14,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
 import { firstError, type TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { daemonServerRow } from '../../test-support/daemon-servers.ts';
-import { addSubuser, gameServerEgg } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import type { TestDaemon } from '../../test-support/daemon.ts';
+import { startServerWorld, type ServerWorld } from '../../test-support/daemon-servers.ts';
+import { subuserClient } from '../../test-support/fixtures.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 
 // The file manager routes through the panel to a real daemon (list, signed URLs, rename, copy,
 // compress, decompress, delete, create-folder, chmod).
+let world: ServerWorld;
 let panel: TestPanel;
 let daemon: TestDaemon;
 let owner: User;
@@ -32,25 +33,16 @@ let root: string;
 let outside: string;
 
 const base = () => `/api/client/servers/${server.uuid_short}/files`;
-const events = async (event: string) =>
-  (await panel.ctx.db.db.selectFrom('activity_logs').selectAll().where('event', '=', event).execute()).map(
-    (e) => JSON.parse(e.properties) as unknown,
-  );
+const events = (event: string) => world.events(event);
 const at = (p: string) => path.join(root, p);
 const REMOTE_NOT_FOUND =
   /^An error occurred on the remote host: The requested resources was not found on the system\. \(request id: [0-9a-f-]+\)$/u;
 
 beforeAll(async () => {
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx);
-  const egg = await gameServerEgg(panel.ctx);
-  owner = await panel.createUser();
-  const reader = await panel.createUser();
-  ({ server, root } = await daemonServerRow(panel, daemon, egg, owner.id));
+  world = await startServerWorld();
+  ({ panel, daemon, owner, server, root, ownerClient } = world);
   // file.read only: may list, nothing else.
-  await addSubuser(panel.ctx, server, reader, ['file.read']);
-  ownerClient = await panel.signedIn(owner);
-  readerClient = await panel.signedIn(reader);
+  readerClient = (await subuserClient(panel, server, ['file.read'])).client;
   strangerClient = await panel.signedIn(await panel.createUser());
   outside = path.join(tmpdir(), `talon-fm-outside-${server.uuid}`);
   mkdirSync(outside, { recursive: true });
@@ -59,8 +51,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
 });
 
 describe('GET /files/list', () => {

@@ -3,18 +3,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server, User } from '../../db/types.ts';
+import type { Server } from '../../db/types.ts';
 import { expectError, firstError, type TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { daemonServerRow, waitUntil } from '../../test-support/daemon-servers.ts';
-import { addSubuser, gameServerEgg, subuserClient } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { startServerWorld, type ServerWorld, waitUntil } from '../../test-support/daemon-servers.ts';
+import { addSubuser, subuserClient } from '../../test-support/fixtures.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 
 // POST /files/pull (reference §3.3) through the panel to a real daemon, which downloads from a local
 // HTTP server on 127.0.0.2: the one address its configuration allows besides the public internet.
+let world: ServerWorld;
 let panel: TestPanel;
-let daemon: TestDaemon;
-let owner: User;
 let ownerClient: TestClient;
 let server: Server;
 let root: string;
@@ -23,14 +21,7 @@ let originBase: string;
 const release = new Map<string, () => void>();
 
 const base = () => `/api/client/servers/${server.uuid_short}/files`;
-const events = async () =>
-  (
-    await panel.ctx.db.db
-      .selectFrom('activity_logs')
-      .selectAll()
-      .where('event', '=', 'server:file.pull')
-      .execute()
-  ).map((e) => JSON.parse(e.properties) as unknown);
+const events = () => world.events('server:file.pull');
 
 beforeAll(async () => {
   origin = http.createServer((req, res) => {
@@ -45,18 +36,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => origin.listen(0, '127.0.0.2', r));
   originBase = `http://127.0.0.2:${(origin.address() as AddressInfo).port}`;
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx, 5, { remote_download: { allowed_networks: ['127.0.0.2/32'] } });
-  const egg = await gameServerEgg(panel.ctx);
-  owner = await panel.createUser();
-  ({ server, root } = await daemonServerRow(panel, daemon, egg, owner.id));
-  ownerClient = await panel.signedIn(owner);
+  world = await startServerWorld({ daemonApi: { remote_download: { allowed_networks: ['127.0.0.2/32'] } } });
+  ({ panel, server, root, ownerClient } = world);
 }, 120_000);
 
 afterAll(async () => {
   for (const r of release.values()) r();
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
   origin?.close();
 });
 

@@ -13,19 +13,17 @@ import {
 import path from 'node:path';
 import { outsideScopeMessage } from '@talon/shared/files/scope';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server, User } from '../../db/types.ts';
+import type { Server } from '../../db/types.ts';
 import { expectError, type Res, type TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { daemonServerRow } from '../../test-support/daemon-servers.ts';
-import { addSubuser, gameServerEgg } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { startServerWorld, type ServerWorld } from '../../test-support/daemon-servers.ts';
+import { subuserClient } from '../../test-support/fixtures.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 
 // Folder-scoped file access (our extension) through the panel to a real daemon: a subuser limited
 // to /plugins works inside it and is refused (403) everywhere else, whatever the route, `..` or
 // pair of names; the owner and unlimited subusers are unaffected.
+let world: ServerWorld;
 let panel: TestPanel;
-let daemon: TestDaemon;
-let owner: User;
 let ownerClient: TestClient;
 let builderClient: TestClient;
 let fullClient: TestClient;
@@ -62,18 +60,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => origin.listen(0, '127.0.0.2', r));
   originBase = `http://127.0.0.2:${(origin.address() as AddressInfo).port}`;
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx, 5, { remote_download: { allowed_networks: ['127.0.0.2/32'] } });
-  const egg = await gameServerEgg(panel.ctx);
-  owner = await panel.createUser();
-  const builder = await panel.createUser();
-  const full = await panel.createUser();
-  ({ server, root } = await daemonServerRow(panel, daemon, egg, owner.id));
-  await addSubuser(panel.ctx, server, builder, ALL_FILE, { filePaths: ['/plugins'] });
-  await addSubuser(panel.ctx, server, full, ALL_FILE);
-  ownerClient = await panel.signedIn(owner);
-  builderClient = await panel.signedIn(builder);
-  fullClient = await panel.signedIn(full);
+  world = await startServerWorld({ daemonApi: { remote_download: { allowed_networks: ['127.0.0.2/32'] } } });
+  ({ panel, server, root, ownerClient } = world);
+  builderClient = (await subuserClient(panel, server, ALL_FILE, { filePaths: ['/plugins'] })).client;
+  fullClient = (await subuserClient(panel, server, ALL_FILE)).client;
   mkdirSync(at('plugins'), { recursive: true });
   mkdirSync(at('world'), { recursive: true });
   writeFileSync(at('server.properties'), 'rcon.password=secret\n');
@@ -82,8 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
   finishSlow();
   origin?.close();
 });

@@ -2,43 +2,31 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Server, User } from '../../db/types.ts';
+import type { Server } from '../../db/types.ts';
 import { expectError, firstError, type TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { daemonServerRow } from '../../test-support/daemon-servers.ts';
-import { addSubuser, gameServerEgg } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { startServerWorld, type ServerWorld } from '../../test-support/daemon-servers.ts';
+import { subuserClient } from '../../test-support/fixtures.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 
 // File contents and writes through the panel to a real daemon, which keeps them inside the server.
+let world: ServerWorld;
 let panel: TestPanel;
-let daemon: TestDaemon;
-let owner: User;
 let ownerClient: TestClient;
 let readerClient: TestClient;
 let server: Server;
 let root: string;
 
 const base = () => `/api/client/servers/${server.uuid_short}/files`;
-const events = async (event: string) =>
-  (await panel.ctx.db.db.selectFrom('activity_logs').selectAll().where('event', '=', event).execute()).map(
-    (e) => JSON.parse(e.properties) as unknown,
-  );
+const events = (event: string) => world.events(event);
 
 beforeAll(async () => {
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx);
-  const egg = await gameServerEgg(panel.ctx);
-  owner = await panel.createUser();
-  const reader = await panel.createUser();
-  ({ server, root } = await daemonServerRow(panel, daemon, egg, owner.id));
-  await addSubuser(panel.ctx, server, reader, ['file.read', 'file.read-content']);
-  ownerClient = await panel.signedIn(owner);
-  readerClient = await panel.signedIn(reader);
+  world = await startServerWorld();
+  ({ panel, server, root, ownerClient } = world);
+  readerClient = (await subuserClient(panel, server, ['file.read', 'file.read-content'])).client;
 }, 120_000);
 
 afterAll(async () => {
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
 });
 
 describe('POST /files/write and GET /files/contents', () => {
