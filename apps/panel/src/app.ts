@@ -21,6 +21,7 @@ import { startupRoutes } from './modules/startup/startup.routes.ts';
 import { serverSettingsRoutes } from './modules/server-settings/server-settings.routes.ts';
 import { networkRoutes } from './modules/network/network.routes.ts';
 import { subuserRoutes } from './modules/subusers/subusers.routes.ts';
+import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
@@ -120,6 +121,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     serverSettingsRoutes(client, ctx);
     networkRoutes(client, ctx);
     subuserRoutes(client, ctx);
+    backupRoutes(client, ctx);
   });
 
   await app.register(async (application) => {

@@ -44,6 +44,9 @@ import { NetworkRepository } from './modules/network/network.repository.ts';
 import { NetworkService } from './modules/network/network.service.ts';
 import { SubusersRepository } from './modules/subusers/subusers.repository.ts';
 import { SubusersService } from './modules/subusers/subusers.service.ts';
+import { databaseServices } from './modules/databases/databases.wiring.ts';
+import { BackupsRepository } from './modules/backups/backups.repository.ts';
+import { BackupsService } from './modules/backups/backups.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -80,6 +83,7 @@ function createRepositories(db: Db) {
     servers: new ServersRepository(db.db),
     network: new NetworkRepository(db.db),
     subusers: new SubusersRepository(db.db),
+    backups: new BackupsRepository(db.db),
   };
 }
 
@@ -89,6 +93,7 @@ function createServices(
   mailer: Mailer,
   authThrottle: ThrottleStore,
   log: Logger,
+  db: Db,
 ) {
   const siteName = () => config.appName;
   const activity = new ActivityService(repos.activity);
@@ -97,7 +102,14 @@ function createServices(
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   const servers = new ServersService(daemon, activity, config);
-  const serverManagement = new ServerManagementService(repos.servers, daemon, activity);
+  const backups = new BackupsService(repos.backups, repos.servers, daemon, activity, config, log);
+  const serverManagement = new ServerManagementService(
+    repos.servers,
+    daemon,
+    activity,
+    backups,
+    databaseServices({ config, db, log, activity }).databases,
+  );
   const serverUpdate = new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log);
   return {
     nodes,
@@ -131,6 +143,7 @@ function createServices(
       config.clientAllocations,
     ),
     subusers: new SubusersService(repos.subusers, repos.users, daemon, activity, welcome, log),
+    backups,
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes, config.appKey),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),
@@ -156,7 +169,7 @@ export function createContext(config: Config, db: Db, log: Logger, mailer: Maile
     log,
     mailer,
     repositories,
-    services: createServices(config, repositories, mailer, authThrottle, log),
+    services: createServices(config, repositories, mailer, authThrottle, log, db),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
     twoFactorLevel: cached(

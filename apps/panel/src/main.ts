@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { bootstrap, ensureBuiltInEggs, ensureFirstAdmin } from './bootstrap.ts';
 import { ConfigError } from './config/config.ts';
 import { startLocalDaemon } from './embedded/local-daemon.ts';
+import { startBackupPrune } from './jobs/backup-prune.ts';
 import { exitOnUnhandled } from './lib/unhandled.ts';
 
 /**
@@ -35,6 +36,7 @@ async function main() {
     });
   }, 3600_000);
   sweep.unref();
+  const stopBackupPrune = startBackupPrune(ctx, ctx.log);
 
   let daemon: ReturnType<typeof startLocalDaemon> = Promise.resolve(null);
   let stopping = false;
@@ -49,6 +51,7 @@ async function main() {
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
     // The daemon first, while the panel still answers it (it reports its servers' states on stop).
+    stopBackupPrune();
     await (await daemon.catch(() => null))?.stop();
     await app.close();
     await ctx.db.close();

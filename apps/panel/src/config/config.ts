@@ -100,6 +100,9 @@ const schema = z
         (v) => networkList(v).every(isCidr),
         'must be networks in CIDR notation separated by commas, such as 192.168.10.0/24,fd00:1::/64',
       ),
+    BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
+    BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
+    BACKUP_PRUNE_AGE: z.coerce.number().int().min(1).default(360),
   })
   .superRefine((v, ctx) => {
     if (v.RECAPTCHA_ENABLED && (!v.RECAPTCHA_SITE_KEY || !v.RECAPTCHA_SECRET_KEY)) {
@@ -168,6 +171,11 @@ export interface Config {
     /** Internal networks (CIDR) the local daemon's remote downloads may reach (`files/pull`). */
     remoteDownloadNetworks: string[];
   };
+  /**
+   * Backups: at most `throttleLimit` non-failed backups per server within `throttlePeriodSeconds`
+   * (0 disables the throttle); failed and unfinished ones older than `pruneAgeMinutes` are pruned.
+   */
+  backups: { throttleLimit: number; throttlePeriodSeconds: number; pruneAgeMinutes: number };
 }
 
 export class ConfigError extends Error {
@@ -256,6 +264,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ports: v.LOCAL_ALLOCATIONS.split('-').map(Number) as [number, number],
       consoleThrottleLines: v.LOCAL_CONSOLE_THROTTLE_LINES,
       remoteDownloadNetworks: networkList(v.LOCAL_REMOTE_DOWNLOAD_NETWORKS),
+    },
+    backups: {
+      throttleLimit: v.BACKUP_THROTTLE_LIMIT,
+      throttlePeriodSeconds: v.BACKUP_THROTTLE_PERIOD,
+      pruneAgeMinutes: v.BACKUP_PRUNE_AGE,
     },
   };
 }

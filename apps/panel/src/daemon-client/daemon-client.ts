@@ -7,7 +7,9 @@ import {
   systemInfoSchema,
   type DaemonFileObject,
   type DaemonServer,
+  type BackupRequest,
   type PowerAction,
+  type RestoreRequest,
   type SystemInfo,
 } from '@talon/shared';
 import type { z } from 'zod';
@@ -351,5 +353,29 @@ export class DaemonClient {
   async pullDownloads(node: Node, uuid: string): Promise<DaemonPullEntry[]> {
     const res = await this.call(node, 'GET', `/api/servers/${uuid}/files/pull`);
     return res.parse(daemonPullListSchema).downloads ?? [];
+  }
+
+  /** Wings `POST backup`: the daemon archives the server in the background (202, no body). */
+  async createBackup(node: Node, uuid: string, body: BackupRequest): Promise<void> {
+    await this.call(node, 'POST', `/api/servers/${uuid}/backup`, body);
+  }
+
+  /**
+   * Wings `POST backup/<uuid>/restore`: answered once the archive was found and checked (ours reads
+   * it through before answering, so the wait is an archive's, not a plain call's).
+   */
+  async restoreBackup(node: Node, uuid: string, backup: string, body: RestoreRequest): Promise<void> {
+    await this.call(
+      node,
+      'POST',
+      `/api/servers/${uuid}/backup/${encodeURIComponent(backup)}/restore`,
+      body,
+      ARCHIVE_TIMEOUT_MS,
+    );
+  }
+
+  /** Wings `DELETE backup/<uuid>`: removes the archive (404 when the daemon has none). */
+  async deleteBackup(node: Node, uuid: string, backup: string): Promise<void> {
+    await this.call(node, 'DELETE', `/api/servers/${uuid}/backup/${encodeURIComponent(backup)}`);
   }
 }

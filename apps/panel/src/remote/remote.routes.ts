@@ -7,6 +7,7 @@ import { nowIso } from '../lib/time.ts';
 import { processConfiguration, serverSettings } from '../modules/servers/server-config.ts';
 import { nodeAuthentication, requireNode } from './remote-auth.ts';
 import { sftpAuthRoute } from './sftp-auth.ts';
+import { backupReportRoutes } from './backup-reports.ts';
 
 type UuidRequest = FastifyRequest<{ Params: { uuid: string } }>;
 
@@ -30,6 +31,7 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
   };
 
   sftpAuthRoute(app, ctx);
+  backupReportRoutes(app, ctx);
 
   app.get('/api/remote/servers', async (req) => {
     const query = req.query as Record<string, unknown>;

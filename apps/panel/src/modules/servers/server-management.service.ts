@@ -3,7 +3,12 @@ import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { BackupsService } from '../backups/backups.service.ts';
 import type { ServersRepository } from './servers.repository.ts';
+
+export interface ServerDatabasesDropper {
+  dropAllForServer(server: Pick<Server, 'id'>, force: boolean): Promise<void>;
+}
 
 /** What operators do to a server as a whole: suspend, reinstall, delete. */
 export class ServerManagementService {
@@ -11,6 +16,9 @@ export class ServerManagementService {
     private readonly servers: ServersRepository,
     private readonly daemon: DaemonClient,
     private readonly activity: ActivityService,
+    private readonly backups: BackupsService,
+    /** drops the server's databases on their hosts (modules/databases) */
+    private readonly databases?: ServerDatabasesDropper,
   ) {}
 
   async get(id: number): Promise<Server> {
@@ -56,11 +64,16 @@ export class ServerManagementService {
   /** The daemon forgets the server first (a daemon that no longer knows it is fine); `force` ignores daemon errors. */
   async delete(server: Server, force: boolean, actor: ActivityActor): Promise<void> {
     try {
-      await this.daemon.deleteServer(await this.node(server), server.uuid);
+      const node = await this.node(server);
+      // The archives first, while the daemon still knows the server (its backup routes need it).
+      await this.backups.deleteAllOf(server, node);
+      await this.daemon.deleteServer(node, server.uuid);
     } catch (e) {
       const gone = e instanceof HttpError && e.status === 404;
       if (!gone && !force) throw e;
     }
+    // Then its databases on their hosts (a host failure stops a normal delete; reference §5.5).
+    await this.databases?.dropAllForServer(server, force);
     await this.servers.delete(server.id);
     await this.activity.log('server:delete', actor, [], { uuid: server.uuid, name: server.name });
   }
