@@ -44,7 +44,6 @@ import { NetworkRepository } from './modules/network/network.repository.ts';
 import { NetworkService } from './modules/network/network.service.ts';
 import { SubusersRepository } from './modules/subusers/subusers.repository.ts';
 import { SubusersService } from './modules/subusers/subusers.service.ts';
-import { databaseServices } from './modules/databases/databases.wiring.ts';
 import { BackupsRepository } from './modules/backups/backups.repository.ts';
 import { BackupsService } from './modules/backups/backups.service.ts';
 
@@ -93,7 +92,6 @@ function createServices(
   mailer: Mailer,
   authThrottle: ThrottleStore,
   log: Logger,
-  db: Db,
 ) {
   const siteName = () => config.appName;
   const activity = new ActivityService(repos.activity);
@@ -103,13 +101,7 @@ function createServices(
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   const servers = new ServersService(daemon, activity, config);
   const backups = new BackupsService(repos.backups, repos.servers, daemon, activity, config, log);
-  const serverManagement = new ServerManagementService(
-    repos.servers,
-    daemon,
-    activity,
-    backups,
-    databaseServices({ config, db, log, activity }).databases,
-  );
+  const serverManagement = new ServerManagementService(repos.servers, daemon, activity, backups);
   const serverUpdate = new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log);
   return {
     nodes,
@@ -169,7 +161,7 @@ export function createContext(config: Config, db: Db, log: Logger, mailer: Maile
     log,
     mailer,
     repositories,
-    services: createServices(config, repositories, mailer, authThrottle, log, db),
+    services: createServices(config, repositories, mailer, authThrottle, log),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
     twoFactorLevel: cached(
