@@ -21,6 +21,8 @@ import { startupRoutes } from './modules/startup/startup.routes.ts';
 import { serverSettingsRoutes } from './modules/server-settings/server-settings.routes.ts';
 import { networkRoutes } from './modules/network/network.routes.ts';
 import { subuserRoutes } from './modules/subusers/subusers.routes.ts';
+import { databaseRoutes } from './modules/databases/databases.routes.ts';
+import { applicationDatabaseRoutes } from './modules/databases/databases.application.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
@@ -121,6 +123,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     serverSettingsRoutes(client, ctx);
     networkRoutes(client, ctx);
     subuserRoutes(client, ctx);
+    databaseRoutes(client, ctx);
     backupRoutes(client, ctx);
   });
 
@@ -135,6 +138,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationAllocationRoutes(application, ctx);
     applicationServerRoutes(application, ctx);
     applicationNestRoutes(application, ctx);
+    applicationDatabaseRoutes(application, ctx);
     // Last: unknown application routes (or known ones with another method: 405) are answered after
     // authentication, so the API's shape is not revealed to callers without a key.
     application.all('/api/application/*', { config: { acl: 'none' } }, async (req) => {

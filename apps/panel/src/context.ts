@@ -44,6 +44,7 @@ import { NetworkRepository } from './modules/network/network.repository.ts';
 import { NetworkService } from './modules/network/network.service.ts';
 import { SubusersRepository } from './modules/subusers/subusers.repository.ts';
 import { SubusersService } from './modules/subusers/subusers.service.ts';
+import { databaseServices } from './modules/databases/databases.wiring.ts';
 import { BackupsRepository } from './modules/backups/backups.repository.ts';
 import { BackupsService } from './modules/backups/backups.service.ts';
 
@@ -92,6 +93,7 @@ function createServices(
   mailer: Mailer,
   authThrottle: ThrottleStore,
   log: Logger,
+  db: Db,
 ) {
   const siteName = () => config.appName;
   const activity = new ActivityService(repos.activity);
@@ -101,7 +103,13 @@ function createServices(
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   const servers = new ServersService(daemon, activity, config);
   const backups = new BackupsService(repos.backups, repos.servers, daemon, activity, config, log);
-  const serverManagement = new ServerManagementService(repos.servers, daemon, activity, backups);
+  const serverManagement = new ServerManagementService(
+    repos.servers,
+    daemon,
+    activity,
+    backups,
+    databaseServices({ config, db, log, activity }).databases,
+  );
   const serverUpdate = new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log);
   return {
     nodes,
@@ -161,7 +169,7 @@ export function createContext(config: Config, db: Db, log: Logger, mailer: Maile
     log,
     mailer,
     repositories,
-    services: createServices(config, repositories, mailer, authThrottle, log),
+    services: createServices(config, repositories, mailer, authThrottle, log, db),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
     twoFactorLevel: cached(

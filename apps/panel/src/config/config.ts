@@ -85,6 +85,14 @@ const schema = z
     PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: bool.default(false),
     PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START: rangePort,
     PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: rangePort,
+    PTERODACTYL_CLIENT_DATABASES_ENABLED: bool.default(true),
+    PTERODACTYL_CLIENT_DATABASES_ALLOW_RANDOM: bool.default(true),
+    HASHIDS_SALT: z.string().default(''),
+    HASHIDS_LENGTH: z.coerce.number().int().min(0).default(8),
+    HASHIDS_ALPHABET: z
+      .string()
+      .min(16)
+      .default('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890'),
     LOCAL_DAEMON: bool.default(true),
     LOCAL_DAEMON_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
     LOCAL_SFTP_PORT: z.coerce.number().int().min(1).max(65535).default(2022),
@@ -160,6 +168,13 @@ export interface Config {
    * on the primary allocation's IP when the node has none free there (null: none).
    */
   clientAllocations: { enabled: boolean; range: [number, number] | null };
+  /**
+   * Server users creating databases themselves (`enabled`), and on any database host when none
+   * serves the server's node (`allowRandom`).
+   */
+  clientDatabases: { enabled: boolean; allowRandom: boolean };
+  /** Hashids settings of the client API's database ids (reference §1.6): ids stay stable across panels. */
+  hashids: { salt: string; length: number; alphabet: string };
   /** the embedded default: a daemon for this machine, started by the panel */
   localDaemon: {
     enabled: boolean;
@@ -257,6 +272,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? [v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START, v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END]
           : null,
     },
+    clientDatabases: {
+      enabled: v.PTERODACTYL_CLIENT_DATABASES_ENABLED,
+      allowRandom: v.PTERODACTYL_CLIENT_DATABASES_ALLOW_RANDOM,
+    },
+    hashids: { salt: v.HASHIDS_SALT, length: v.HASHIDS_LENGTH, alphabet: v.HASHIDS_ALPHABET },
     localDaemon: {
       enabled: v.LOCAL_DAEMON,
       port: v.LOCAL_DAEMON_PORT,

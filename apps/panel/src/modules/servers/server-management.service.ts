@@ -6,6 +6,10 @@ import type { ActivityActor, ActivityService } from '../activity/activity.servic
 import type { BackupsService } from '../backups/backups.service.ts';
 import type { ServersRepository } from './servers.repository.ts';
 
+export interface ServerDatabasesDropper {
+  dropAllForServer(server: Pick<Server, 'id'>, force: boolean): Promise<void>;
+}
+
 /** What operators do to a server as a whole: suspend, reinstall, delete. */
 export class ServerManagementService {
   constructor(
@@ -13,6 +17,8 @@ export class ServerManagementService {
     private readonly daemon: DaemonClient,
     private readonly activity: ActivityService,
     private readonly backups: BackupsService,
+    /** drops the server's databases on their hosts (modules/databases) */
+    private readonly databases?: ServerDatabasesDropper,
   ) {}
 
   async get(id: number): Promise<Server> {
@@ -66,6 +72,8 @@ export class ServerManagementService {
       const gone = e instanceof HttpError && e.status === 404;
       if (!gone && !force) throw e;
     }
+    // Then its databases on their hosts (a host failure stops a normal delete; reference §5.5).
+    await this.databases?.dropAllForServer(server, force);
     await this.servers.delete(server.id);
     await this.activity.log('server:delete', actor, [], { uuid: server.uuid, name: server.name });
   }

@@ -1,0 +1,116 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { activityActor, requireActor } from '../../http/context.ts';
+import { item, list, paginated, pageRequest, requestUrl } from '../../http/envelope.ts';
+import { acl } from '../application/acl.ts';
+import { Includes, NULL_RESOURCE, relItem, withRelationships } from '../application/includes.ts';
+import { pathId, resourceMeta } from '../application/urls.ts';
+import { databaseHostAttributes } from './database-hosts.presenter.ts';
+import { applicationDatabaseAttributes } from './databases.presenter.ts';
+import type { DatabaseWithHost } from './databases.repository.ts';
+import { databaseServices } from './databases.wiring.ts';
+
+type HostRoute = { Params: { id: string } };
+type DatabaseRoute = { Params: { id: string; db?: string } };
+
+/**
+ * /api/application/database-hosts (Pelican's shape, our `engine`) and
+ * /api/application/servers/{id}/databases (reference §5.6). Host routes use the `r_database_hosts`
+ * resource, server databases `r_server_databases` (§5.0).
+ */
+export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { hosts, databases } = databaseServices({ ...ctx, activity: ctx.services.activity });
+  const hostAcl = acl('r_database_hosts');
+  const databaseAcl = acl('r_server_databases');
+
+  app.get('/api/application/database-hosts', hostAcl, async (req) => {
+    const page = pageRequest(req.query as Record<string, unknown>, { perPage: 50, max: 100 });
+    const { rows, total } = await hosts.list(page.page, page.perPage);
+    return paginated('database_host', rows.map(databaseHostAttributes), total, page, requestUrl(req), false);
+  });
+
+  app.get<HostRoute>('/api/application/database-hosts/:id', hostAcl, async (req) =>
+    item('database_host', databaseHostAttributes(await hosts.get(pathId(req.params.id)))),
+  );
+
+  app.post('/api/application/database-hosts', hostAcl, async (req, reply) => {
+    const created = await hosts.create(req.body, activityActor(req));
+    return reply
+      .code(201)
+      .send(
+        item(
+          'database_host',
+          databaseHostAttributes(created),
+          resourceMeta(req, `/api/application/database-hosts/${created.host.id}`),
+        ),
+      );
+  });
+
+  app.patch<HostRoute>('/api/application/database-hosts/:id', hostAcl, async (req) =>
+    item(
+      'database_host',
+      databaseHostAttributes(await hosts.update(pathId(req.params.id), req.body, activityActor(req))),
+    ),
+  );
+
+  app.delete<HostRoute>('/api/application/database-hosts/:id', hostAcl, async (req, reply) => {
+    await hosts.delete(pathId(req.params.id), activityActor(req));
+    return reply.code(204).send();
+  });
+
+  /** `password` (no ACL) and `host` (r_database_hosts) includes. */
+  const present = (req: FastifyRequest, row: DatabaseWithHost) => {
+    const inc = Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));
+    const rels: Parameters<typeof withRelationships>[1] = {};
+    if (inc.want('password', null) === 'yes') {
+      rels.password = relItem('database_password', { password: databases.password(row) });
+    }
+    const host = inc.want('host', 'r_database_hosts');
+    if (host === 'denied') rels.host = NULL_RESOURCE;
+    if (host === 'yes')
+      rels.host = relItem('database_host', databaseHostAttributes({ host: row.host, nodeIds: [] }));
+    return withRelationships(applicationDatabaseAttributes(row), rels);
+  };
+  const server = (req: FastifyRequest<DatabaseRoute>) =>
+    ctx.services.serverManagement.get(pathId(req.params.id));
+  const prefix = '/api/application/servers/:id/databases';
+
+  app.get<DatabaseRoute>(prefix, databaseAcl, async (req) => {
+    const s = await server(req);
+    return list(
+      'server_database',
+      (await databases.list(s.id)).map((row) => present(req, row)),
+    );
+  });
+
+  app.get<DatabaseRoute>(`${prefix}/:db`, databaseAcl, async (req) => {
+    await server(req);
+    return item('server_database', present(req, await databases.findById(req.params.db ?? '')));
+  });
+
+  app.post<DatabaseRoute>(prefix, databaseAcl, async (req, reply) => {
+    const s = await server(req);
+    const row = await databases.createForApplication(s, req.body, activityActor(req));
+    return reply
+      .code(201)
+      .send(
+        item(
+          'server_database',
+          present(req, row),
+          resourceMeta(req, `/api/application/servers/${s.id}/databases/${row.database.id}`),
+        ),
+      );
+  });
+
+  app.post<DatabaseRoute>(`${prefix}/:db/reset-password`, databaseAcl, async (req, reply) => {
+    await server(req);
+    await databases.rotatePassword(await databases.findById(req.params.db ?? ''), activityActor(req));
+    return reply.code(204).send();
+  });
+
+  app.delete<DatabaseRoute>(`${prefix}/:db`, databaseAcl, async (req, reply) => {
+    await server(req);
+    await databases.delete(await databases.findById(req.params.db ?? ''), activityActor(req));
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,78 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, DatabaseHost, ServerDatabase, ServerDatabasesTable } from '../../db/types.ts';
+
+export interface DatabaseWithHost {
+  database: ServerDatabase;
+  host: DatabaseHost;
+}
+
+/** Rows of `databases` (one per database created for a server), read with their host. */
+export class ServerDatabasesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async listForServer(serverId: number): Promise<DatabaseWithHost[]> {
+    const rows = await this.db
+      .selectFrom('databases')
+      .selectAll()
+      .where('server_id', '=', serverId)
+      .orderBy('id')
+      .execute();
+    return this.withHosts(rows);
+  }
+
+  async find(id: number): Promise<DatabaseWithHost | undefined> {
+    const row = await this.db.selectFrom('databases').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? (await this.withHosts([row]))[0] : undefined;
+  }
+
+  async countForServer(serverId: number): Promise<number> {
+    const { n } = await this.db
+      .selectFrom('databases')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('server_id', '=', serverId)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  async countForHost(hostId: number): Promise<number> {
+    const { n } = await this.db
+      .selectFrom('databases')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('database_host_id', '=', hostId)
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  }
+
+  async nameTaken(serverId: number, name: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('databases')
+      .select('id')
+      .where('server_id', '=', serverId)
+      .where('database', '=', name)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insert(values: Insertable<ServerDatabasesTable>): Promise<ServerDatabase> {
+    return this.db.insertInto('databases').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async setPassword(id: number, password: string, at: string): Promise<void> {
+    await this.db.updateTable('databases').set({ password, updated_at: at }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('databases').where('id', '=', id).execute();
+  }
+
+  private async withHosts(rows: ServerDatabase[]): Promise<DatabaseWithHost[]> {
+    if (rows.length === 0) return [];
+    const hosts = await this.db
+      .selectFrom('database_hosts')
+      .selectAll()
+      .where('id', 'in', [...new Set(rows.map((r) => r.database_host_id))])
+      .execute();
+    const byId = new Map(hosts.map((h) => [h.id, h]));
+    return rows.map((database) => ({ database, host: byId.get(database.database_host_id) as DatabaseHost }));
+  }
+}
