@@ -361,6 +361,21 @@ describe('live backup events', () => {
     });
     expect(screen.getByText('2.00 MB of 8.00 MB archived (25%)')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'Progress of Nightly' })).toHaveAttribute('value', '25');
+    // A total already passed (measured before files were added) is no total: bytes alone.
+    act(() => {
+      receive(
+        'backup progress',
+        JSON.stringify({ uuid: RUNNING.uuid, bytes_archived: 9437184, bytes_total: 8388608 }),
+      );
+    });
+    expect(screen.getByText('9.00 MB archived')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Progress of Nightly' })).not.toHaveAttribute('value');
+    act(() => {
+      receive(
+        'backup progress',
+        JSON.stringify({ uuid: RUNNING.uuid, bytes_archived: 2097152, bytes_total: 8388608 }),
+      );
+    });
     // Another backup's progress or a malformed frame changes nothing here.
     act(() => {
       receive('backup progress', '{not json');

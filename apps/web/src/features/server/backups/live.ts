@@ -55,8 +55,12 @@ export function withCompletion(backup: Backup, completion: BackupCompletion | un
   };
 }
 
-/** Percent archived (0–100), or null when the total is unknown. */
+/**
+ * Percent archived (0–100), or null when the total is unknown. The total is the disk usage the
+ * daemon last measured: files written since can push the bytes archived past it, and a bar stuck at
+ * 100% would then say nothing true, so a total already passed counts as unknown.
+ */
 export function progressPercent(progress: BackupProgress | undefined): number | null {
-  if (!progress?.bytesTotal) return null;
-  return Math.min(100, Math.floor((progress.bytesArchived / progress.bytesTotal) * 100));
+  if (!progress?.bytesTotal || progress.bytesArchived > progress.bytesTotal) return null;
+  return Math.floor((progress.bytesArchived / progress.bytesTotal) * 100);
 }
