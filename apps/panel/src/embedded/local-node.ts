@@ -107,6 +107,8 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
       root_directory: path.join(dir, 'state'),
       log_directory: path.join(dir, 'logs'),
       tmp_directory: path.join(dir, 'tmp'),
+      // Backup archives beside the daemon's state, outside every server's directory.
+      backup_directory: path.join(dir, 'backups'),
       data: node.daemon_base,
       // The panel kills its daemon LOCAL_DAEMON_KILL_AFTER_MS (12 s) after SIGTERM, and Ctrl+C on
       // `npm start` must end everything within 15 s: servers get 10 s for their stop command.
