@@ -131,6 +131,7 @@ const PANEL_CHECKS: { permission: string; request: (c: TestClient) => Promise<Re
     ok: 204,
   },
   { permission: 'activity.read', request: (c) => c.get(`${base()}/activity`), ok: 200 },
+  { permission: 'backup.read', request: (c) => c.get(`${base()}/backups`), ok: 200 },
 ];
 
 describe('a subuser has exactly the powers granted', () => {
