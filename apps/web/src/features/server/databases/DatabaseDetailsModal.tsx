@@ -53,6 +53,7 @@ export function DatabaseDetailsModal({
   return (
     <Modal
       visible={database !== null}
+      size="wide"
       title={t('details_title')}
       onDismissed={dismiss}
       showSpinnerOverlay={rotating}
