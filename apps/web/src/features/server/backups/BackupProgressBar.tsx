@@ -22,12 +22,26 @@ export function BackupProgressBar({ uuid, name }: { uuid: string; name: string }
       : t('progress_unknown', { bytes: formatBytes(progress.bytesArchived) });
   return (
     <div className="mt-2 space-y-1" data-testid="backup-progress">
-      <progress
-        className="block h-1.5 w-full overflow-hidden rounded accent-sky-500"
-        max={100}
+      {/* Drawn rather than a native <progress>, whose fill colour Chromium does not take from the theme. */}
+      <div
+        role="progressbar"
         aria-label={t('progress_label', { name })}
-        {...(percent !== null ? { value: percent } : {})}
-      />
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? undefined}
+        aria-valuetext={text}
+        className="h-1.5 w-full overflow-hidden rounded-full bg-zinc-800"
+      >
+        {percent !== null ? (
+          <div
+            className="h-full rounded-full bg-sky-500 transition-[width] duration-500"
+            style={{ width: `${percent}%` }}
+          />
+        ) : (
+          // No total: the bar only says that work is going on.
+          <div className="h-full w-full animate-pulse rounded-full bg-sky-500/50" />
+        )}
+      </div>
       <p className="text-xs text-zinc-400" aria-live="polite">
         {text}
       </p>

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { ClientBackup } from '@talon/shared/client/backup-wire';
 import backupsEn from '../../../../locales/en/backups.json';
 import { useGlobalStore } from '../../../app/store.ts';
@@ -14,6 +14,7 @@ import { BackupsPage } from './BackupsPage.tsx';
 import { useLiveBackups } from './live.ts';
 import { alerts } from './useBackupActions.ts';
 import { useBackupEvents } from './useBackupEvents.ts';
+import { UNCONNECTED_REFRESH_MS } from './useBackups.ts';
 
 const BASE = '/api/client/servers/abcd1234/backups';
 
@@ -80,6 +81,9 @@ beforeAll(() => {
 });
 
 afterEach(() => {
+  // Unmounted before the store is emptied: a page rendered without its server would throw.
+  cleanup();
+  vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   useServerStore.getState().clear();
@@ -104,6 +108,8 @@ function setup(
     limit?: number;
     route?: (call: Call) => Answer | undefined;
     status?: string | null;
+    /** whether the live connection is up (default true) */
+    connected?: boolean;
   } = {},
 ) {
   const calls: Call[] = [];
@@ -129,6 +135,7 @@ function setup(
   });
   const fake = openFakeSocket('token');
   useServerStore.getState().setSocket(fake.socket);
+  useServerStore.getState().setConnection({ connected: options.connected ?? true });
   const rendered = renderAt(<Area />);
   return { calls, ...fake, ...rendered };
 }
@@ -161,7 +168,9 @@ describe('backups page', () => {
     // Running: a spinner, a bar and a disabled menu.
     const running = within(row(RUNNING.uuid));
     expect(running.getAllByRole('status', { name: 'Creating…' }).length).toBeGreaterThan(0);
-    expect(running.getByRole('progressbar', { name: 'Progress of Nightly' })).not.toHaveAttribute('value');
+    expect(running.getByRole('progressbar', { name: 'Progress of Nightly' })).not.toHaveAttribute(
+      'aria-valuenow',
+    );
     expect(running.getByText('Starting…')).toBeInTheDocument();
     expect(running.getByRole('button', { name: /Actions for Nightly/ })).toBeDisabled();
 
@@ -352,7 +361,7 @@ describe('live backup events', () => {
     });
     const bar = screen.getByRole('progressbar', { name: 'Progress of Nightly' });
     expect(screen.getByText('1.00 MB archived')).toBeInTheDocument();
-    expect(bar).not.toHaveAttribute('value');
+    expect(bar).not.toHaveAttribute('aria-valuenow');
     act(() => {
       receive(
         'backup progress',
@@ -360,7 +369,10 @@ describe('live backup events', () => {
       );
     });
     expect(screen.getByText('2.00 MB of 8.00 MB archived (25%)')).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Progress of Nightly' })).toHaveAttribute('value', '25');
+    expect(screen.getByRole('progressbar', { name: 'Progress of Nightly' })).toHaveAttribute(
+      'aria-valuenow',
+      '25',
+    );
     // A total already passed (measured before files were added) is no total: bytes alone.
     act(() => {
       receive(
@@ -369,7 +381,9 @@ describe('live backup events', () => {
       );
     });
     expect(screen.getByText('9.00 MB archived')).toBeInTheDocument();
-    expect(screen.getByRole('progressbar', { name: 'Progress of Nightly' })).not.toHaveAttribute('value');
+    expect(screen.getByRole('progressbar', { name: 'Progress of Nightly' })).not.toHaveAttribute(
+      'aria-valuenow',
+    );
     act(() => {
       receive(
         'backup progress',
@@ -446,6 +460,41 @@ describe('live backup events', () => {
     });
     await screen.findByTestId(`backup-${RUNNING.uuid}`);
     expect(within(row(RUNNING.uuid)).getByTestId('backup-checksum')).toHaveTextContent('sha1:ff');
+  });
+
+  it('without a live connection, a running backup is read again until it is done', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let reads = 0;
+    setup(['*'], {
+      connected: false,
+      route: (call) => {
+        if (call.method !== 'GET') return undefined;
+        reads++;
+        return {
+          status: 200,
+          body: listBody(
+            [reads < 3 ? RUNNING : { ...RUNNING, ...WORLD, uuid: RUNNING.uuid, name: 'Nightly' }],
+            1,
+          ),
+        };
+      },
+    });
+    await screen.findByText('Starting…');
+    await act(() => vi.advanceTimersByTimeAsync(UNCONNECTED_REFRESH_MS));
+    await waitFor(() => expect(reads).toBe(2));
+    await act(() => vi.advanceTimersByTimeAsync(UNCONNECTED_REFRESH_MS));
+    await waitFor(() => expect(within(row(RUNNING.uuid)).getByTestId('backup-size')).toBeInTheDocument());
+    // Done: no more reads.
+    await act(() => vi.advanceTimersByTimeAsync(UNCONNECTED_REFRESH_MS * 2));
+    expect(reads).toBe(3);
+  });
+
+  it('with the live connection up, a running backup is not polled', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const { calls } = setup(['*'], { list: { status: 200, body: listBody([RUNNING], 1) } });
+    await screen.findByText('Starting…');
+    await act(() => vi.advanceTimersByTimeAsync(UNCONNECTED_REFRESH_MS * 2));
+    expect(calls).toHaveLength(1);
   });
 
   it('backup restore completed reads the file list again', async () => {

@@ -5,15 +5,27 @@ import { useServerStore } from '../store.ts';
 /** Every page of the server's backup list is cached under this prefix. */
 export const backupsQueryKey = (serverId: string) => ['server', serverId, 'backups'] as const;
 
-/** One page of the current server's backups (GET .../backups?page). */
+/** How often the list is read again while a backup runs and no live connection reports its end. */
+export const UNCONNECTED_REFRESH_MS = 5_000;
+
+/**
+ * One page of the current server's backups (GET .../backups?page). Completions come over the live
+ * connection; without one (no websocket.connect, or the daemon unreachable) a running backup would
+ * spin until a reload, so the list is read again every few seconds while one runs.
+ */
 export function useBackups(page: number) {
   const serverId = useServerStore((s) => s.server!.id);
+  const connected = useServerStore((s) => s.connected);
   return useQuery({
     queryKey: [...backupsQueryKey(serverId), page],
     queryFn: () => getBackups(serverId, page),
     placeholderData: keepPreviousData,
     retry: false,
     refetchOnWindowFocus: false,
+    refetchInterval: (query) =>
+      !connected && query.state.data?.items.some((b) => b.completedAt === null)
+        ? UNCONNECTED_REFRESH_MS
+        : false,
   });
 }
 
