@@ -25,6 +25,7 @@ const helper = { email: 'helper@example.test', username: 'helper', password: 'he
 const stranger = { email: 'stranger@example.test', username: 'stranger', password: 'stranger-password-1' };
 /** Unique on the shared MariaDB: other runs and the panel's own tests use it at the same time. */
 const NAME = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+const SECOND = `${NAME}b`;
 const SHOTS = mkdtempSync(path.join(tmpdir(), 'talon-databases-shots-'));
 
 let world: World;
@@ -36,6 +37,8 @@ let fullName = '';
 let username = '';
 let firstPassword = '';
 let rotatedPassword = '';
+let secondName = '';
+let secondUser = '';
 
 /** Application API calls beyond the world's get/post (PATCH, DELETE), with a key of the admin's. */
 function applicationRequest(panel: Panel) {
@@ -131,20 +134,22 @@ describe('databases in Chromium against the real panel and MariaDB', () => {
 
   afterAll(async () => {
     // Whatever a failed step left on the shared MariaDB goes (the names are this run's own).
-    if (fullName || username) {
-      const admin = await mysqlAdmin();
-      const c = await mysql.createConnection({
-        host: admin.host,
-        port: admin.port,
-        user: admin.username,
-        password: admin.password,
-      });
-      try {
-        if (fullName) await c.query(`DROP DATABASE IF EXISTS \`${fullName.replace(/`/g, '')}\``);
-        if (username) await c.query('DROP USER IF EXISTS ?@?', [username, '%']);
-      } finally {
-        await c.end();
+    const admin = await mysqlAdmin();
+    const c = await mysql.createConnection({
+      host: admin.host,
+      port: admin.port,
+      user: admin.username,
+      password: admin.password,
+    });
+    try {
+      for (const name of [fullName, secondName].filter(Boolean)) {
+        await c.query(`DROP DATABASE IF EXISTS \`${name.replace(/`/g, '')}\``);
       }
+      for (const user of [username, secondUser].filter(Boolean)) {
+        await c.query('DROP USER IF EXISTS ?@?', [user, '%']);
+      }
+    } finally {
+      await c.end();
     }
     await world?.close();
     console.log(`databases screenshots: ${SHOTS}`);
@@ -173,18 +178,49 @@ describe('databases in Chromium against the real panel and MariaDB', () => {
 
     await modal.getByLabel('Database Name').fill(NAME);
     await modal.getByLabel('Connections From').fill('%');
+    fullName = `s${server.id}_${NAME}`;
     await modal.getByRole('button', { name: 'Create Database' }).click();
     const row = ownerPage.locator('li', { hasText: `_${NAME}` });
     await row.waitFor();
     await expect.poll(() => dialog(ownerPage).count()).toBe(0);
-    fullName = (await row.locator('p').first().textContent()) ?? '';
-    expect(fullName).toBe(`s${server.id}_${NAME}`);
+    await expect(row.locator('p').first().textContent()).resolves.toBe(fullName);
     username = (await row.getByTestId('database-username').textContent()) ?? '';
     expect(username).toMatch(new RegExp(`^u${server.id}_[A-Za-z0-9]{10}$`));
     await expect(row.getByTestId('database-endpoint').textContent()).resolves.toBe('127.0.0.1:3306');
     await expect(row.getByTestId('database-remote').textContent()).resolves.toBe('%');
     await ownerPage.getByText('1 of 2 databases have been allocated to this server.').waitFor();
     await shots(ownerPage, 'databases-list');
+  });
+
+  it('by keyboard alone: a second database reaches the limit (no New Database), then goes again', async () => {
+    await ownerPage.getByRole('button', { name: 'New Database' }).focus();
+    await ownerPage.keyboard.press('Enter');
+    const modal = dialog(ownerPage);
+    // The modal puts the focus in its first field; Enter submits.
+    await expect
+      .poll(() => modal.getByLabel('Database Name').evaluate((e) => e === document.activeElement))
+      .toBe(true);
+    await ownerPage.keyboard.type(SECOND);
+    secondName = `s${server.id}_${SECOND}`;
+    await ownerPage.keyboard.press('Enter');
+    const row = ownerPage.locator('li', { hasText: `_${SECOND}` });
+    await row.waitFor();
+    secondUser = (await row.getByTestId('database-username').textContent()) ?? '';
+    await ownerPage.getByText('2 of 2 databases have been allocated to this server.').waitFor();
+    await expect(ownerPage.getByRole('button', { name: 'New Database' }).count()).resolves.toBe(0);
+    await expect(mysqlDatabaseExists(secondName)).resolves.toBe(true);
+
+    await row.getByRole('button', { name: `Delete the database ${secondName}` }).focus();
+    await ownerPage.keyboard.press('Enter');
+    await expect
+      .poll(() => modal.getByLabel('Confirm Database Name').evaluate((e) => e === document.activeElement))
+      .toBe(true);
+    await ownerPage.keyboard.type(SECOND);
+    await ownerPage.keyboard.press('Enter');
+    await expect.poll(() => row.count()).toBe(0);
+    await ownerPage.getByText('1 of 2 databases have been allocated to this server.').waitFor();
+    await ownerPage.getByRole('button', { name: 'New Database' }).waitFor();
+    await expect(mysqlDatabaseExists(secondName)).resolves.toBe(false);
   });
 
   it('the owner copies the password from the details and connects to MariaDB with it', async () => {
