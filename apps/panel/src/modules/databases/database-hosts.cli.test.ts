@@ -1,0 +1,150 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../../bootstrap.ts';
+import type { AppContext } from '../../context.ts';
+import { decrypt } from '../../lib/crypto.ts';
+import { createTestDatabase, type TestDatabase } from '../../test-support/database.ts';
+import { mysqlAdmin, uniqueDatabaseName } from '../../test-support/database-hosts.ts';
+import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+
+// database-host:create, :list and :delete as an operator runs them, against the real MariaDB.
+const ROOT = path.resolve(import.meta.dirname, '../../../../..');
+const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+const MAIN = path.join(ROOT, 'apps/panel/src/cli/main.ts');
+
+let database: TestDatabase;
+let dataDir: string;
+let ctx: AppContext;
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      TSX,
+      [MAIN, ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'talon-cli-db-'));
+  expect((await cli('migrate')).code).toBe(0);
+  ctx = await bootstrap({
+    log: pino({ level: 'silent' }),
+    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await ctx?.db.close();
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('database-host CLI', () => {
+  it('create checks the connection and stores the password encrypted; list shows it; delete follows the API rules', async () => {
+    const admin = await mysqlAdmin();
+    const { node, egg } = await nodeAndEgg(ctx, [46500, 46509]);
+    const name = `cli-${uniqueDatabaseName()}`;
+    const args = ['--host', admin.host, '--port', String(admin.port), '--username', admin.username];
+
+    const refused = await cli(
+      'database-host:create',
+      '--name',
+      name,
+      ...args,
+      '--password',
+      'wrong-password',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `database-host:create: The database host 127.0.0.1:3306 denied access to "${admin.username}": check the username, password and the host the panel connects from.\n`,
+    );
+    const missing = await cli('database-host:create', '--name', name);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('The host field is required.');
+    expect(await ctx.db.db.selectFrom('database_hosts').selectAll().execute()).toEqual([]);
+
+    const created = await cli(
+      'database-host:create',
+      '--name',
+      name,
+      ...args,
+      '--password',
+      admin.password,
+      '--node',
+      String(node.id),
+      '--max-databases',
+      '5',
+    );
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    const row = await ctx.db.db.selectFrom('database_hosts').selectAll().executeTakeFirstOrThrow();
+    expect(created.stdout).toBe(
+      `Created database host ${row.id} "${name}" (mysql, 127.0.0.1:3306); the panel connected and may create databases and users there.\n`,
+    );
+    expect(decrypt(ctx.config.appKey, row.password)).toBe(admin.password);
+
+    const list = await cli('database-host:list');
+    expect(list.stdout).toBe(
+      `${String(row.id).padStart(4)}  ${name}  mysql  ${admin.username}@127.0.0.1:3306  nodes ${node.id}  max 5 databases\n`,
+    );
+    expect(list.stdout).not.toContain(admin.password);
+
+    // A host with a database is kept.
+    const server = await serverRow(
+      ctx,
+      node,
+      egg,
+      (
+        await ctx.services.users.create({
+          username: 'o',
+          email: 'o@example.com',
+          password: 'correct horse battery',
+        })
+      ).user.id,
+    );
+    const at = new Date().toISOString();
+    const db = await ctx.db.db
+      .insertInto('databases')
+      .values({
+        server_id: server.id,
+        database_host_id: row.id,
+        database: 's1_x',
+        username: 'u1_x',
+        remote: '%',
+        password: 'x',
+        max_connections: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const kept = await cli('database-host:delete', '--id', String(row.id));
+    expect(kept).toMatchObject({
+      code: 1,
+      stderr:
+        'database-host:delete: Cannot delete a database host that still has databases: delete its databases first.\n',
+    });
+    await ctx.db.db.deleteFrom('databases').where('id', '=', db.id).execute();
+    expect(await cli('database-host:delete', '--id', String(row.id))).toMatchObject({
+      code: 0,
+      stdout: `Deleted database host ${row.id}.\n`,
+    });
+    expect(await ctx.db.db.selectFrom('database_hosts').selectAll().execute()).toEqual([]);
+    expect((await cli('database-host:delete', '--id', 'abc')).stderr).toBe(
+      'database-host:delete: --id takes a database host id (database-host:list shows them)\n',
+    );
+  }, 180_000);
+});
