@@ -15,7 +15,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, MOBILE, type Panel } from './harness.ts';
+import { DESKTOP, MOBILE, newPage, type Panel } from './harness.ts';
 import { signIn, type CreatedServer } from './servers.ts';
 import { startWorld, type World } from './world.ts';
 
@@ -23,6 +23,16 @@ import { startWorld, type World } from './world.ts';
 // watched, downloaded and opened with tar, a deleted file comes back by a restore, and a locked
 // backup cannot be deleted.
 const owner = { email: 'backups-owner@example.test', username: 'backupsowner', password: 'owner-password-1' };
+const viewer = {
+  email: 'backups-viewer@example.test',
+  username: 'backupsviewer',
+  password: 'viewer-password-1',
+};
+const outsider = {
+  email: 'backups-files@example.test',
+  username: 'backupsfiles',
+  password: 'files-password-1',
+};
 
 /** Big enough (incompressible) that the backup runs for a while and its progress can be seen. */
 const BIG_MIB = 256;
@@ -78,10 +88,12 @@ async function menuItem(backupName: string, item: string) {
 describe('backups in Chromium', () => {
   beforeAll(async () => {
     outDir = mkdtempSync(path.join(tmpdir(), 'talon-backups-e2e-'));
-    world = await startWorld({ people: [owner] });
+    world = await startWorld({ people: [owner, viewer, outsider] });
     ({ panel, page } = world);
     server = await world.server({ name: 'Backup World', owner });
     setBackupLimit(3);
+    await world.share(server, viewer, ['backup.read', 'backup.download']);
+    await world.share(server, outsider, ['file.read']);
     writeFileSync(onDisk('world.txt'), WORLD_TEXT);
     writeRandomFile(onDisk('big.bin'), BIG_MIB);
   });
@@ -159,7 +171,8 @@ describe('backups in Chromium', () => {
       .getByRole('button', { name: 'Delete' })
       .click();
     await expect.poll(() => fileRow.count()).toBe(0);
-    expect(existsSync(onDisk('world.txt'))).toBe(false);
+    // The list drops the row at once; the daemon deletes the file just after.
+    await expect.poll(() => existsSync(onDisk('world.txt'))).toBe(false);
 
     await page.getByTestId('server-tabs').getByRole('link', { name: 'Backups', exact: true }).click();
     await (await menuItem('Before the update', 'Restore')).click();
@@ -261,5 +274,33 @@ describe('backups in Chromium', () => {
     await menu.waitFor();
     await page.keyboard.press('Tab');
     await expect.poll(() => menu.count()).toBe(0);
+  });
+
+  it('subusers see only what their backup permissions allow', async () => {
+    const viewerPage = await newPage(world.browser);
+    await signIn(viewerPage, panel.url, viewer.username, viewer.password);
+    await viewerPage.goto(backupsUrl());
+    const row = viewerPage.locator('li[data-testid^="backup-"]').filter({ hasText: 'Keyboard' });
+    await row.waitFor();
+    await expect(viewerPage.getByRole('button', { name: 'Create backup' }).count()).resolves.toBe(0);
+    await viewerPage.getByRole('button', { name: 'Actions for Keyboard', exact: true }).click();
+    await expect
+      .poll(() =>
+        viewerPage
+          .getByRole('menu', { name: 'Actions for Keyboard' })
+          .getByRole('menuitem')
+          .allTextContents(),
+      )
+      .toEqual(['Download']);
+    await viewerPage.context().close();
+
+    const outsiderPage = await newPage(world.browser);
+    await signIn(outsiderPage, panel.url, outsider.username, outsider.password);
+    await outsiderPage.goto(backupsUrl());
+    await outsiderPage.getByText('You do not have permission to access this page.').waitFor();
+    await expect(
+      outsiderPage.getByTestId('server-tabs').getByRole('link', { name: 'Backups', exact: true }).count(),
+    ).resolves.toBe(0);
+    await outsiderPage.context().close();
   });
 });

@@ -34,12 +34,14 @@ export function BackupProgressBar({ uuid, name }: { uuid: string; name: string }
       >
         {percent !== null ? (
           <div
+            key="determinate"
             className="h-full rounded-full bg-sky-500 transition-[width] duration-500"
             style={{ width: `${percent}%` }}
           />
         ) : (
-          // No total: the bar only says that work is going on.
-          <div className="h-full w-full animate-pulse rounded-full bg-sky-500/50" />
+          // No total: the bar only says that work is going on. Keyed apart from the filled bar, so
+          // a total arriving grows a new bar from 0 instead of shrinking this full-width one.
+          <div key="indeterminate" className="h-full w-full animate-pulse rounded-full bg-sky-500/50" />
         )}
       </div>
       <p className="text-xs text-zinc-400" aria-live="polite">
