@@ -1,100 +1,232 @@
-// Backup writing speed: the daemon's archive writer (tar + gzip members compressed in parallel,
-// apps/daemon/src/backups/) beside `tar -cf - . | gzip -1` (and `| pigz -1` when Debian's pigz is
-// installed: `apt-get install pigz`) on the same generated server directory, in the same run.
-// The directory is generated deterministically: text configs, a "world" of many small files and a
-// few large partly-compressible files. Size: BACKUP_BENCH_MB (default 256).
-// Our writer runs in a child process so its peak RSS (maxRSS) is its own.
-// Prints MB/s of directory bytes for each, then the ratio ours / `tar | gzip -1` last.
-import { execFile, spawnSync } from 'node:child_process';
+// Backup speed (`npm run bench -- backup`): the daemon's archive writer (tar through the file jail,
+// gzip members compressed in worker threads, apps/daemon/src/backups/) beside `tar -cf - . | gzip -1`
+// and `tar -cf - . | pigz -1` (Debian's pigz: `apt-get install pigz`; its column is skipped when it
+// is missing), and our restore (the archive checked entry by entry, then extracted through the jail)
+// beside `tar -xzf`, all on the same generated server directory in the same run. Same compression
+// level everywhere: 1, the daemon's default (`best_speed`).
+//
+// The directory (BACKUP_BENCH_MB, default 1024 MiB) is generated from a seeded PRNG, so every run
+// backs up the same bytes: text configs, a world of many small files (region files of compressed
+// chunks and zero padding, small player files), and a few large partly-compressible files. It lives
+// in a mktemp directory removed at the end. Files are read from the page cache (written just
+// before), so this measures the CPU side: packing and compressing, not the disk.
+//
+// Ours runs in a child process, so its peak RSS (process.resourceUsage().maxRSS) is its own.
+import { spawn, spawnSync } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Jail } from '../apps/daemon/src/fs/jail.ts';
 import { writeBackupArchive } from '../apps/daemon/src/backups/archive-writer.ts';
+import { checkArchive, extractArchive } from '../apps/daemon/src/backups/restore.ts';
 
-const run = promisify(execFile);
 const MB = 1024 * 1024;
 
-/** Deterministic incompressible bytes: AES-256-CTR of zeros under a fixed key. */
+/** mulberry32: a small seeded PRNG for the generator's choices (sizes, words, mixes). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Seeded incompressible bytes (AES-256-CTR keystream under a key made from the seed). */
 function noise(seed: number, bytes: number): Buffer {
-  const key = Buffer.alloc(32, seed);
+  const key = Buffer.alloc(32);
+  key.writeUInt32LE(seed >>> 0, 0);
   return createCipheriv('aes-256-ctr', key, Buffer.alloc(16)).update(Buffer.alloc(bytes));
 }
 
-async function generate(dir: string, totalMb: number): Promise<number> {
-  let total = 0;
+/** Seeded bytes that compress about 2:1 (16 symbols: noise with the high nibble fixed). */
+function lowEntropy(seed: number, bytes: number): Buffer {
+  const b = noise(seed, bytes);
+  for (let i = 0; i < b.length; i++) b[i] = 0x40 | (b[i]! & 0x0f);
+  return b;
+}
+
+const WORDS =
+  'server motd players world spawn view distance difficulty gamemode enable true false level seed port query rcon whitelist online mode max tick time network compression threshold entity broadcast'.split(
+    ' ',
+  );
+
+/** Seeded config text: `key.path: value` lines of a few words and numbers. */
+function configText(rand: () => number, bytes: number): Buffer {
+  let s = '';
+  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  while (s.length < bytes) {
+    s += `${word()}-${word()}.${word()}: ${rand() < 0.5 ? Math.floor(rand() * 10000) : `${word()} ${word()}`}\n`;
+  }
+  return Buffer.from(s.slice(0, bytes));
+}
+
+async function generate(dir: string, totalMb: number): Promise<{ bytes: number; files: number }> {
+  const rand = prng(13);
+  let bytes = 0;
+  let files = 0;
   const put = async (rel: string, data: Buffer) => {
     await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
     await writeFile(path.join(dir, rel), data);
-    total += data.length;
+    bytes += data.length;
+    files++;
   };
-  // Text configs: ~1 % of the size.
-  const text = Buffer.from('motd=A Minecraft Server\nmax-players=20\nview-distance=10\n'.repeat(2000));
-  for (let i = 0; total < totalMb * MB * 0.01; i++) await put(`config/plugin-${i}.yml`, text);
-  // A world of many small files (8–64 KiB, half noise, half zeros): ~40 %.
-  for (let i = 0; total < totalMb * MB * 0.41; i++) {
-    const size = 8 * 1024 * (1 + (i % 8));
-    await put(`world/region/r.${i}.mca`, Buffer.concat([noise(i % 251, size / 2), Buffer.alloc(size / 2)]));
+  const target = totalMb * MB;
+  // Text configs: ~3 %, 1–40 KiB each.
+  for (let i = 0; bytes < target * 0.03; i++) {
+    await put(
+      `config/plugin-${i % 40}/config-${i}.yml`,
+      configText(rand, 1024 + Math.floor(rand() * 40 * 1024)),
+    );
   }
-  // A few large files, partly compressible (1 MiB noise, 1 MiB repeated text, alternating).
-  for (let f = 0; total < totalMb * MB; f++) {
-    const parts: Buffer[] = [];
-    for (let m = 0; m < 32; m++) parts.push(m % 2 ? noise(f * 32 + m, MB) : text.subarray(0, MB));
-    await put(`large/data-${f}.bin`, Buffer.concat(parts));
+  // A world of many small files, ~45 %: region files of 4 KiB sectors (zlib-compressed chunk data:
+  // noise, then zero padding to the sector) of 8–96 KiB, and player data files of 1–6 KiB.
+  for (let i = 0; bytes < target * 0.48; i++) {
+    if (i % 3 === 2) {
+      await put(
+        `world/playerdata/${i.toString(16).padStart(8, '0')}.dat`,
+        lowEntropy(i, 1024 + Math.floor(rand() * 5 * 1024)),
+      );
+      continue;
+    }
+    const sectors = 2 + Math.floor(rand() * 22);
+    const used = Math.floor(sectors * 4096 * (0.6 + rand() * 0.4));
+    const region = Buffer.alloc(sectors * 4096);
+    noise(i, used).copy(region);
+    await put(`world/region/r.${i % 64}.${Math.floor(i / 64)}.mca`, region);
   }
-  return total;
+  // A few large files (the rest): 1 MiB blocks, a seeded mix of noise, 2:1 data and text logs.
+  for (let f = 0; bytes < target; f++) {
+    const size = Math.min(target - bytes, 160 * MB);
+    const h = await open(path.join(dir, `large-${f}.db`), 'w').catch(async () => {
+      await mkdir(dir, { recursive: true });
+      return open(path.join(dir, `large-${f}.db`), 'w');
+    });
+    for (let at = 0; at < size; at += MB) {
+      const n = Math.min(MB, size - at);
+      const pick = rand();
+      const seed = f * 100_000 + at / MB;
+      await h.write(pick < 0.4 ? noise(seed, n) : pick < 0.8 ? lowEntropy(seed, n) : configText(rand, n));
+    }
+    await h.close();
+    bytes += size;
+    files++;
+  }
+  return { bytes, files };
 }
 
-async function ours(dir: string, out: string): Promise<void> {
+/** Run ours in this (child) process and print its time and peak RSS as JSON. */
+async function child(mode: string, a: string, b: string): Promise<void> {
   const started = process.hrtime.bigint();
-  await writeBackupArchive(new Jail(dir), out, 'ours.tar.gz', { level: 1, writeLimitMiB: 0, ignore: null });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  console.log(JSON.stringify({ ms, maxRssKiB: process.resourceUsage().maxRSS }));
+  const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
+  if (mode === '--ours-backup') {
+    await writeBackupArchive(new Jail(a), path.dirname(b), path.basename(b), {
+      level: 1,
+      writeLimitMiB: 0,
+      ignore: null,
+    });
+    console.log(JSON.stringify({ ms: ms(), maxRssKiB: process.resourceUsage().maxRSS }));
+    return;
+  }
+  const h = await open(a, 'r');
+  await checkArchive(h);
+  const checkMs = ms();
+  await extractArchive(h, new Jail(b), () => undefined);
+  await h.close();
+  console.log(JSON.stringify({ ms: ms(), checkMs, maxRssKiB: process.resourceUsage().maxRSS }));
 }
 
-async function timed(cmd: string, dir: string, out: string): Promise<number> {
+function ours(args: string[]): { ms: number; checkMs?: number; maxRssKiB: number } {
+  const res = spawnSync('node_modules/.bin/tsx', ['bench/backup.ts', ...args], { encoding: 'utf8' });
+  if (res.status !== 0) throw new Error(`ours failed: ${res.stderr}`);
+  return JSON.parse(res.stdout.trim().split('\n').at(-1)!) as {
+    ms: number;
+    checkMs?: number;
+    maxRssKiB: number;
+  };
+}
+
+/** `tar -cf - . | <compressor>` in `dir`, into `out`; argument arrays, no shell. Milliseconds. */
+async function tarPipe(dir: string, compressor: string[], out: string): Promise<number> {
   const started = process.hrtime.bigint();
-  await run('bash', ['-c', `${cmd} > "$1"`, 'bash', out], { cwd: dir });
+  const fd = openSync(out, 'w');
+  try {
+    const tar = spawn('tar', ['-cf', '-', '.'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+    const gz = spawn(compressor[0]!, compressor.slice(1), { stdio: [tar.stdout, fd, 'inherit'] });
+    tar.stdout.destroy(); // the compressor has its own copy of the pipe; this process reads nothing
+    const codes = await Promise.all([tar, gz].map((p) => new Promise<number | null>((r) => p.on('exit', r))));
+    if (codes.some((c) => c !== 0)) throw new Error(`${compressor[0]} pipe failed: ${codes.join(',')}`);
+  } finally {
+    closeSync(fd);
+  }
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function tarExtract(archive: string, dest: string): Promise<number> {
+  await mkdir(dest);
+  const started = process.hrtime.bigint();
+  const res = spawnSync('tar', ['-xzf', archive, '-C', dest]);
+  if (res.status !== 0) throw new Error(`tar -xzf failed: ${res.stderr.toString()}`);
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
 async function main(): Promise<void> {
-  if (process.argv[2] === '--ours') return ours(process.argv[3]!, process.argv[4]!);
-  const totalMb = Number(process.env.BACKUP_BENCH_MB ?? 256);
+  if (process.argv[2] === '--generate')
+    return void (await generate(process.argv[3]!, Number(process.argv[4])));
+  if (process.argv[2]?.startsWith('--ours'))
+    return child(process.argv[2], process.argv[3]!, process.argv[4]!);
+  const totalMb = Number(process.env.BACKUP_BENCH_MB ?? 1024);
   const root = await mkdtemp(path.join(os.tmpdir(), 'talon-bench-backup-'));
   try {
     const dir = path.join(root, 'server');
     const out = path.join(root, 'out');
     await mkdir(out);
-    const bytes = await generate(dir, totalMb);
+    const { bytes, files } = await generate(dir, totalMb);
+    const loadBefore = (await readFile('/proc/loadavg', 'utf8')).trim();
     const mbps = (ms: number) => bytes / MB / (ms / 1000);
-    const child = spawnSync('node_modules/.bin/tsx', ['bench/backup.ts', '--ours', dir, out], {
-      encoding: 'utf8',
-    });
-    if (child.status !== 0) throw new Error(child.stderr);
-    const mine = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { ms: number; maxRssKiB: number };
-    const gzipMs = await timed('tar -cf - . | gzip -1', dir, path.join(out, 'gzip.tar.gz'));
-    const hasPigz = spawnSync('which', ['pigz']).status === 0;
-    const pigzMs = hasPigz ? await timed('tar -cf - . | pigz -1', dir, path.join(out, 'pigz.tar.gz')) : null;
-    const size = async (f: string) => ((await stat(path.join(out, f))).size / MB).toFixed(1);
-    console.log(`directory: ${(bytes / MB).toFixed(0)} MiB, ${os.availableParallelism()} cores`);
+    const size = async (f: string) => ((await stat(path.join(out, f))).size / MB).toFixed(0);
+
+    const mine = ours(['--ours-backup', dir, path.join(out, 'ours.tar.gz')]);
+    const gzipMs = await tarPipe(dir, ['gzip', '-1'], path.join(out, 'gzip.tar.gz'));
+    const hasPigz = spawnSync('pigz', ['--version']).status === 0;
+    const pigzMs = hasPigz ? await tarPipe(dir, ['pigz', '-1'], path.join(out, 'pigz.tar.gz')) : null;
+    await rm(dir, { recursive: true, force: true }); // room for the restores
+    const restore = ours([
+      '--ours-restore',
+      path.join(out, 'ours.tar.gz'),
+      await mkdtemp(path.join(root, 'r-')),
+    ]);
+    const tarXMs = await tarExtract(path.join(out, 'ours.tar.gz'), path.join(root, 'tar-x'));
+    const loadAfter = (await readFile('/proc/loadavg', 'utf8')).trim();
+
+    const pad = (s: string) => s.padEnd(30);
     console.log(
-      `ours (parallel gzip -1):  ${mbps(mine.ms).toFixed(1)} MB/s, ${await size('ours.tar.gz')} MiB, peak RSS ${(mine.maxRssKiB / 1024).toFixed(0)} MiB`,
+      `directory: ${(bytes / MB).toFixed(0)} MiB in ${files} files; ${os.availableParallelism()} cores`,
     );
+    console.log(`load average before: ${loadBefore}; after: ${loadAfter}`);
     console.log(
-      `tar | gzip -1:            ${mbps(gzipMs).toFixed(1)} MB/s, ${await size('gzip.tar.gz')} MiB`,
+      `${pad('ours backup (gzip -1 members):')} ${mbps(mine.ms).toFixed(1)} MB/s, ${await size('ours.tar.gz')} MiB, peak RSS ${(mine.maxRssKiB / 1024).toFixed(0)} MiB`,
     );
+    console.log(`${pad('tar | gzip -1:')} ${mbps(gzipMs).toFixed(1)} MB/s, ${await size('gzip.tar.gz')} MiB`);
     if (pigzMs !== null) {
       console.log(
-        `tar | pigz -1:            ${mbps(pigzMs).toFixed(1)} MB/s, ${await size('pigz.tar.gz')} MiB`,
+        `${pad('tar | pigz -1:')} ${mbps(pigzMs).toFixed(1)} MB/s, ${await size('pigz.tar.gz')} MiB`,
       );
-      console.log(`ratio ours / pigz: ${(pigzMs / mine.ms).toFixed(2)}`);
     } else {
-      console.log('tar | pigz -1:            not measured (apt-get install pigz)');
+      console.log(`${pad('tar | pigz -1:')} not measured: pigz is not installed (apt-get install pigz)`);
     }
-    console.log(`ratio ours / tar | gzip -1: ${(gzipMs / mine.ms).toFixed(2)}`);
+    console.log(
+      `${pad('ours restore (check + write):')} ${mbps(restore.ms).toFixed(1)} MB/s (check ${mbps(restore.checkMs!).toFixed(1)} MB/s), peak RSS ${(restore.maxRssKiB / 1024).toFixed(0)} MiB`,
+    );
+    console.log(`${pad('tar -xzf:')} ${mbps(tarXMs).toFixed(1)} MB/s`);
+    console.log(`ratio ours / tar | gzip -1: ${(gzipMs / mine.ms).toFixed(2)} (goal ≥ 1.5)`);
+    if (pigzMs !== null)
+      console.log(`ratio ours / tar | pigz -1: ${(pigzMs / mine.ms).toFixed(2)} (goal ≥ 0.9)`);
+    console.log(`ratio ours restore / tar -xzf: ${(tarXMs / restore.ms).toFixed(2)}`);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

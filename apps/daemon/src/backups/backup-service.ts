@@ -71,7 +71,7 @@ export async function runBackup(
       level: LEVELS[config.system.backups.compression_level],
       writeLimitMiB: config.system.backups.write_limit,
       ignore: await backupIgnoreRules(jail, ignoreText),
-      onProgress: progressReporter(server, uuid),
+      onProgress: progressReporter(server, uuid, await progressTotal(server, config)),
     });
     report = {
       checksum: result.checksum,
@@ -100,14 +100,30 @@ export async function runBackup(
   server.bus.emit('backup completed', JSON.stringify(event));
 }
 
+/**
+ * The `bytes_total` of progress events: the server's disk usage (the sizes of its regular files),
+ * measured afresh as the backup starts: a walk that only stats, far cheaper than the backup's own
+ * reading and compressing, where a cached value could be minutes old. It also refreshes the usage
+ * the daemon reports. Undefined with disk checks disabled.
+ */
+async function progressTotal(server: Server, config: DaemonConfig): Promise<number | undefined> {
+  if (config.system.disk_check_interval === 0) return undefined;
+  return server.disk.refresh().catch(() => undefined);
+}
+
 /** `backup progress` events: the first at once, then at most one per PROGRESS_EVERY_MS. */
-function progressReporter(server: Server, uuid: string): (bytes: number) => void {
+function progressReporter(server: Server, uuid: string, total: number | undefined): (bytes: number) => void {
   let last = 0;
   return (bytes) => {
     const now = Date.now();
     if (now - last < PROGRESS_EVERY_MS) return;
     last = now;
-    const event: BackupProgressEvent = { uuid, bytes_archived: bytes };
+    const event: BackupProgressEvent = {
+      uuid,
+      bytes_archived: bytes,
+      // The server may have grown since it was measured: never more than 100 %.
+      ...(total === undefined ? {} : { bytes_total: Math.max(total, bytes) }),
+    };
     server.bus.emit('backup progress', JSON.stringify(event));
   };
 }

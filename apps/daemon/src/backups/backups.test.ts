@@ -20,7 +20,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jail } from '../fs/jail.ts';
-import { TOKEN, startStack, waitUntil, type Stack, type WsClient } from '../test-support/harness.ts';
+import {
+  TOKEN,
+  fixtureServer,
+  startStack,
+  waitUntil,
+  type Stack,
+  type WsClient,
+} from '../test-support/harness.ts';
 import { signToken } from '../test-support/jwt-sign.ts';
 import { writeBackupArchive } from './archive-writer.ts';
 
@@ -111,7 +118,11 @@ describe('backups', () => {
     );
     expect(progress).toBeGreaterThanOrEqual(0);
     expect(progress).toBeLessThan(ws.messages.indexOf(event));
-    expect(JSON.parse(ws.messages[progress]!.args![0]!)).toMatchObject({ uuid: id });
+    const first = JSON.parse(ws.messages[progress]!.args![0]!) as Record<string, number>;
+    expect(first).toMatchObject({ uuid: id });
+    // The total is the server's disk usage: at least every file archived, and never below the progress.
+    expect(first.bytes_total).toBeGreaterThanOrEqual(BIG.length);
+    expect(first.bytes_total).toBeGreaterThanOrEqual(first.bytes_archived!);
     expect(JSON.parse(event.args![0]!)).toEqual({
       uuid: id,
       is_successful: true,
@@ -245,12 +256,18 @@ describe('backups', () => {
 
     /** A .tar.gz written straight into the backup directory, made of `entries`. */
     async function craft(
-      entries: { name: string; type?: 'file' | 'symlink'; linkname?: string; body?: string }[],
+      entries: {
+        name: string;
+        type?: 'file' | 'symlink' | 'link';
+        linkname?: string;
+        body?: string | Buffer;
+      }[],
     ) {
       const id = randomUUID();
       const pack = tarStream.pack();
       for (const e of entries) {
-        if (e.type === 'symlink') pack.entry({ name: e.name, type: 'symlink', linkname: e.linkname });
+        if (e.type === 'symlink' || e.type === 'link')
+          pack.entry({ name: e.name, type: e.type, linkname: e.linkname });
         else pack.entry({ name: e.name }, e.body ?? 'x');
       }
       pack.finalize();
@@ -356,6 +373,14 @@ describe('backups', () => {
           { name: 'lnk/escape.txt' },
         ],
       ],
+      [
+        'a hard link to a file outside',
+        [{ name: 'ok.txt' }, { name: 'passwd', type: 'link' as const, linkname: '/etc/passwd' }],
+      ],
+      [
+        'a hard link climbing out',
+        [{ name: 'ok.txt' }, { name: 'up', type: 'link' as const, linkname: '../../escape.txt' }],
+      ],
     ])('refuses an archive with %s before deleting anything', async (_what, entries) => {
       const id = await craft(entries);
       const res = await restore(id, { adapter: 'wings', truncate_directory: true });
@@ -365,8 +390,71 @@ describe('backups', () => {
       await expect(stat(path.join(dir(), 'ok.txt'))).rejects.toThrow(/ENOENT/);
       await expect(stat('/var/tmp/escape.txt')).rejects.toThrow(/ENOENT/);
       await expect(stat('/abs-escape.txt')).rejects.toThrow(/ENOENT/);
+      await expect(lstat(path.join(dir(), 'passwd'))).rejects.toThrow(/ENOENT/);
       // The server can be restored again: the refusal left no restore running.
       expect((await restore(randomUUID(), { adapter: 'wings' })).status).toBe(404);
+    });
+
+    it('refuses a restore past the disk limit before stopping or changing anything, reported failed', async () => {
+      // A server limited to 1 MiB, holding 600 KiB.
+      const small = await stack.createInstalled(undefined, {
+        settings: { build: { ...(fixtureServer(uuid).settings.build as object), disk_space: 1 } },
+      });
+      const root = path.join(stack.config.system.data, small);
+      await writeFile(path.join(root, 'kept.bin'), Buffer.alloc(600 * 1024, 1));
+      const sws = await stack.ws(small);
+      sws.send('auth', await stack.token(small));
+      await sws.waitFor((m) => m.event === 'auth success');
+      const ask = (b: string, truncate: boolean) =>
+        stack.api('POST', `/api/servers/${small}/backup/${b}/restore`, {
+          adapter: 'wings',
+          truncate_directory: truncate,
+        });
+      const result = async (b: string) => {
+        await waitUntil(
+          () => stack.remote.restoreReports.some((r) => r.uuid === b),
+          30_000,
+          'restore report',
+        );
+        return stack.remote.restoreReports.find((r) => r.uuid === b)!;
+      };
+
+      // 600 KiB more does not fit beside what is there…
+      const tooBig = await craft([{ name: 'new.bin', body: Buffer.alloc(600 * 1024, 2) }]);
+      let from = sws.messages.length;
+      expect((await ask(tooBig, false)).status).toBe(202);
+      expect(await result(tooBig)).toEqual({ uuid: tooBig, successful: false });
+      const refusal = await sws.waitFor(
+        (m) => m.event === 'daemon message' && /cannot be restored/.test(m.args?.[0] ?? ''),
+        10_000,
+        from,
+      );
+      expect(refusal.args?.[0]).toBe(
+        'This backup cannot be restored: the server would use 1.2 MB of its 1 MB disk limit.',
+      );
+      await sws.waitFor((m) => m.event === 'backup restore completed', 10_000, from);
+      await expect(stat(path.join(root, 'new.bin'))).rejects.toThrow(/ENOENT/);
+      expect((await readFile(path.join(root, 'kept.bin'))).equals(Buffer.alloc(600 * 1024, 1))).toBe(true);
+      expect(sws.messages.slice(from).some((m) => m.args?.[0]?.startsWith('(restoring):'))).toBe(false);
+
+      // …but fits when it replaces the file of that size, or when the directory is emptied first.
+      const replacing = await craft([{ name: 'kept.bin', body: Buffer.alloc(600 * 1024, 3) }]);
+      expect((await ask(replacing, false)).status).toBe(202);
+      expect(await result(replacing)).toEqual({ uuid: replacing, successful: true });
+      expect((await readFile(path.join(root, 'kept.bin')))[0]).toBe(3);
+      from = sws.messages.length;
+      expect((await ask(tooBig, true)).status).toBe(202);
+      await waitUntil(
+        () => stack.remote.restoreReports.filter((r) => r.uuid === tooBig).length === 2,
+        30_000,
+        'second restore report',
+      );
+      expect(stack.remote.restoreReports.filter((r) => r.uuid === tooBig).at(-1)).toEqual({
+        uuid: tooBig,
+        successful: true,
+      });
+      expect((await readFile(path.join(root, 'new.bin')))[0]).toBe(2);
+      await expect(stat(path.join(root, 'kept.bin'))).rejects.toThrow(/ENOENT/);
     });
 
     it('answers the reference message for an s3 restore without a URL', async () => {

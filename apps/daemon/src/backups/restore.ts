@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { lchown, open, symlink, unlink, type FileHandle } from 'node:fs/promises';
+import { lchown, lutimes, open, symlink, unlink, type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -50,15 +50,28 @@ async function eachEntry(
   });
 }
 
+/** What the first pass over an archive found. */
+export interface ArchivePlan {
+  entries: number;
+  /** Bytes of the regular files the restore will write (the entries' header sizes: exact). */
+  bytes: number;
+  /** Bytes of the server's existing files those entries replace (when `sizeNow` was given). */
+  replaced: number;
+}
+
 /**
  * Read the whole archive once without writing anything: it must be a readable .tar.gz whose every
  * entry stays inside the root (no absolute name, no `..` above it) and never passes through a
  * link the archive itself creates (a link entry, then a file "below" it). Called before anything
- * of the server is deleted.
+ * of the server is deleted. It also sums what the restore will write, for the disk limit:
+ * `sizeNow(name)`, when given, tells the size of the regular file a file entry would replace.
  */
-export async function checkArchive(h: FileHandle): Promise<number> {
+export async function checkArchive(
+  h: FileHandle,
+  sizeNow?: (name: string) => Promise<number>,
+): Promise<ArchivePlan> {
   const links = new Set<string>();
-  let count = 0;
+  const plan: ArchivePlan = { entries: 0, bytes: 0, replaced: 0 };
   try {
     await eachEntry(h, async (hd) => {
       const parts = entryParts(hd.name);
@@ -68,16 +81,29 @@ export async function checkArchive(h: FileHandle): Promise<number> {
           throw new RestoreRefused(`the backup archive writes through a link: ${hd.name}`);
         }
       }
+      if (hd.type === 'link' && !entryParts(hd.linkname ?? '/')) {
+        // Hard links are never written (extractArchive skips them), but one naming a file outside
+        // the server marks an archive that is not a backup of ours.
+        throw new RestoreRefused(`the backup archive links to a file outside the server: ${hd.name}`);
+      }
       const key = parts.join('/');
       if (hd.type === 'symlink') links.add(key);
       else links.delete(key);
-      count++;
+      if (isFileEntry(hd) && parts.length > 0) {
+        plan.bytes += hd.size ?? 0;
+        if (sizeNow) plan.replaced += await sizeNow(key);
+      }
+      plan.entries++;
     });
   } catch (err) {
     if (err instanceof RestoreRefused) throw err;
     throw new RestoreRefused(`the backup archive cannot be read: ${(err as Error).message}`);
   }
-  return count;
+  return plan;
+}
+
+function isFileEntry(hd: Entry): boolean {
+  return hd.type === 'file' || hd.type === 'contiguous-file';
 }
 
 /** Delete everything in the server's directory (the root itself stays). */
@@ -94,28 +120,30 @@ export async function truncateRoot(jail: Jail): Promise<void> {
  * Write the archive's entries into the jail: directories (with their mode), regular files (mode,
  * owner, modification time; an existing entry of the same name is replaced, never written through)
  * and symlinks (recreated as links, never followed). Every parent is reached by the jail's
- * descriptor walk, which refuses any link leading outside the root. Other entry types are skipped.
+ * descriptor walk, which refuses any link leading outside the root. Other entry types (hard links,
+ * devices, FIFOs) are skipped: a hard link could name a file outside the server.
+ *
+ * Directories get their mode and modification time last, deepest first, once everything below
+ * them is written, as tar does: writing into a directory sets its time to now, and a read-only
+ * directory could not be written into.
  */
 export async function extractArchive(
   h: FileHandle,
   jail: Jail,
   onEntry: (name: string) => void,
 ): Promise<void> {
+  const dirs: { parts: string[]; mode: number; mtime: Date | null }[] = [];
   await eachEntry(h, async (hd, content) => {
     const parts = entryParts(hd.name);
     if (!parts) throw new RestoreRefused(`entry outside the server: ${hd.name}`);
     if (parts.length === 0) return;
     onEntry(parts.join('/'));
     if (hd.type === 'directory') {
-      const dir = await jail.walk(parts, true);
-      try {
-        await dir.chmod((hd.mode ?? 0o755) & 0o7777);
-      } finally {
-        await closeQuietly(dir);
-      }
+      await closeQuietly(await jail.walk(parts, true));
+      dirs.push({ parts, mode: (hd.mode ?? 0o755) & 0o7777, mtime: hd.mtime ?? null });
       return;
     }
-    if (hd.type !== 'file' && hd.type !== 'contiguous-file' && hd.type !== 'symlink') return;
+    if (!isFileEntry(hd) && hd.type !== 'symlink') return;
     const parent = await jail.walk(parts.slice(0, -1), true);
     const name = parts.at(-1)!;
     try {
@@ -124,6 +152,7 @@ export async function extractArchive(
       if (hd.type === 'symlink') {
         await symlink(hd.linkname ?? '', at(parent, name));
         if (jail.owner) await lchown(at(parent, name), jail.owner.uid, jail.owner.gid).catch(() => undefined);
+        if (hd.mtime) await lutimes(at(parent, name), hd.mtime, hd.mtime).catch(() => undefined);
         return;
       }
       await writeFile(parent, name, hd, content, jail);
@@ -131,6 +160,17 @@ export async function extractArchive(
       await closeQuietly(parent);
     }
   });
+  dirs.sort((a, b) => b.parts.length - a.parts.length);
+  for (const { parts, mode, mtime } of dirs) {
+    const dir = await jail.walk(parts, false).catch(() => null); // replaced by a later entry
+    if (!dir) continue;
+    try {
+      await dir.chmod(mode);
+      if (mtime) await dir.utimes(mtime, mtime); // futimes: the descriptor, never a link
+    } finally {
+      await closeQuietly(dir);
+    }
+  }
 }
 
 async function writeFile(

@@ -6,7 +6,8 @@ import { isUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { Server } from '../servers/server.ts';
 import { backupFile, deleteBackup, removeStaleParts, runBackup } from './backup-service.ts';
-import { RestoreRefused, checkArchive, openArchive } from './restore.ts';
+import { Jail } from '../fs/jail.ts';
+import { RestoreRefused, checkArchive, openArchive, type ArchivePlan } from './restore.ts';
 import { runRestore } from './restore-service.ts';
 
 export const BACKUP_NOT_FOUND = 'The requested backup was not found on this server.';
@@ -80,15 +81,28 @@ function registerRestoreRoute(
     const handle = file ? await openArchive(file) : null;
     if (!handle) return reply.code(404).send({ error: BACKUP_NOT_FOUND });
     s.restoring = true;
+    let plan: ArchivePlan;
     try {
-      await checkArchive(handle);
+      // Without truncation, the files the archive replaces free their bytes: their sizes are
+      // looked up (through the jail, never following a link) only when a disk limit applies.
+      const jail = new Jail(s.dir);
+      const limited = s.config.settings.build.disk_space > 0 && !body.data.truncate_directory;
+      plan = await checkArchive(
+        handle,
+        limited
+          ? async (name) => {
+              const st = await jail.lstat(name).catch(() => null);
+              return st?.isFile() ? st.size : 0;
+            }
+          : undefined,
+      );
     } catch (err) {
       s.restoring = false;
       await handle.close();
       if (err instanceof RestoreRefused) return reply.code(400).send({ error: err.message });
       throw err;
     }
-    void runRestore(s, backup, handle, body.data.truncate_directory, deps);
+    void runRestore(s, backup, handle, plan, body.data.truncate_directory, deps);
     return reply.code(202).send();
   });
 }

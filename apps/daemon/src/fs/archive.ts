@@ -61,8 +61,7 @@ export async function compress(
         },
       }),
     );
-    writing.catch(() => undefined); // awaited below; it may fail while a file is being added
-    try {
+    await packAll(pack, writing, async () => {
       const wanted = [
         ...new Set(files.map((f) => jail.parts(path.posix.join('/', f)).join('/')).filter((f) => f !== '')),
       ];
@@ -72,18 +71,34 @@ export async function compress(
           await addFile(pack, s);
         });
       }
-      pack.finalize();
-      await writing;
-    } catch (err) {
-      pack.destroy(err as Error);
-      // The pipeline's own failure (a refused write: the quota) is the reason, not the entry it cut short.
-      throw await writing.then(
-        () => err,
-        (reason: unknown) => reason,
-      );
-    }
+    });
   } finally {
     await closeQuietly(root);
+  }
+}
+
+/**
+ * Add the entries (`add`), finish the tar `pack` and wait for `writing`, the pipeline carrying the
+ * pack to its destination. On a failure the pack is destroyed, and the pipeline's own failure (a
+ * refused write: the quota, a full disk) is the reason thrown when it has one, not the entry it cut
+ * short. Shared by the file manager's archives and the backups.
+ */
+export async function packAll(
+  pack: tarStream.Pack,
+  writing: Promise<void>,
+  add: () => Promise<void>,
+): Promise<void> {
+  writing.catch(() => undefined); // awaited below; it may fail while an entry is being added
+  try {
+    await add();
+    pack.finalize();
+    await writing;
+  } catch (err) {
+    pack.destroy(err as Error);
+    throw await writing.then(
+      () => err,
+      (reason: unknown) => reason,
+    );
   }
 }
 

@@ -37,9 +37,16 @@ export type RestoreRequest = z.infer<typeof restoreRequestSchema>;
 
 /**
  * The websocket `backup progress` payload (our addition, not Wings'): bytes of the server's files
- * archived so far (tar bytes before compression), at most twice a second while a backup runs.
+ * archived so far (file contents, before compression), at most twice a second while a backup runs.
  */
 export interface BackupProgressEvent {
   uuid: string;
   bytes_archived: number;
+  /**
+   * Bytes the backup will read: the server's disk usage, measured as the backup starts (every
+   * regular file; ignored files are counted, so it is an upper bound and `bytes_archived` may end
+   * below it; never below `bytes_archived`). Absent when the daemon does not measure disk usage
+   * (`system.disk_check_interval` 0).
+   */
+  bytes_total?: number;
 }
