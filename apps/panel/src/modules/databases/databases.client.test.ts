@@ -1,4 +1,5 @@
 import { clientServerDatabaseItemSchema, clientServerDatabaseListSchema } from '@talon/shared';
+import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { expectError, type Res, type TestClient } from '../../test-support/client.ts';
@@ -138,6 +139,15 @@ describe('POST /databases on MariaDB', () => {
     await c.end();
     const events = await activityAbout(panel.ctx, { type: 'server', id: server.id });
     expect(events.at(-1)).toMatchObject({ event: 'server:database.create', properties: { name: a.name } });
+  });
+
+  it("a user reaches only its own database: `_` in the name is no GRANT wildcard for a sibling's", async () => {
+    const stem = uniqueDatabaseName('w');
+    const mine = credentials(await create(server, { database: `${stem}_x`, remote: '%' }));
+    const sibling = credentials(await create(server, { database: `${stem}Qx`, remote: '%' }));
+    const c = await connectMysql(mine);
+    await expect(c.query(`USE \`${sibling.database}\``)).rejects.toThrow(/Access denied/u);
+    await c.end();
   });
 
   it('a user whose remote does not match the address it connects from is refused', async () => {
@@ -288,6 +298,85 @@ describe('limits and host choice', () => {
     } finally {
       await serveWith('mysql');
       await db.deleteFrom('database_hosts').where('id', '=', dead.id).execute();
+    }
+  });
+});
+
+describe('failures on the host leave nothing behind', () => {
+  /** Makes `host` the only host serving the node for `work`, then restores the MariaDB one. */
+  async function onlyHost(
+    values: { username: string; password: string; port?: number },
+    work: () => Promise<void>,
+  ) {
+    const at = nowIso();
+    const db = panel.ctx.db.db;
+    const row = await db
+      .insertInto('database_hosts')
+      .values({
+        name: `raw-${uniqueDatabaseName()}`,
+        engine: 'mysql',
+        host: '127.0.0.1',
+        port: values.port ?? 3306,
+        username: values.username,
+        password: encrypt(panel.ctx.config.appKey, values.password),
+        max_databases: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('database_host_nodes').execute();
+    await db
+      .insertInto('database_host_nodes')
+      .values({ database_host_id: row.id, node_id: node.id })
+      .execute();
+    try {
+      await work();
+    } finally {
+      await serveWith('mysql');
+      await db.deleteFrom('database_hosts').where('id', '=', row.id).execute();
+    }
+  }
+
+  it('a host that fails half-way (it may create but not grant) keeps neither the database nor the user', async () => {
+    // An admin account registered without the panel's check: CREATE and CREATE USER, no GRANT OPTION.
+    const weak = `talon_half_${Math.random().toString(36).slice(2, 8)}`;
+    const root = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', password: '' });
+    await root.query('CREATE USER ?@? IDENTIFIED BY ?', [weak, '127.0.0.1', 'half-pass']);
+    await root.query('GRANT CREATE, DROP, CREATE USER ON *.* TO ?@?', [weak, '127.0.0.1']);
+    try {
+      await onlyHost({ username: weak, password: 'half-pass' }, async () => {
+        const s = await newServer();
+        const name = uniqueDatabaseName();
+        const res = await create(s, { database: name, remote: '%' });
+        expect(res.status, res.text).toBe(502);
+        expect(res.body.errors[0].code).toBe('DatabaseHostException');
+        expect(await rowCount(s)).toBe(0);
+        expect(await mysqlDatabaseExists(`s${s.id}_${name}`)).toBe(false);
+        const [users] = await root.query('SELECT User FROM mysql.user WHERE User LIKE ?', [`u${s.id}\\_%`]);
+        expect(users).toEqual([]);
+      });
+    } finally {
+      await root.query('DROP USER IF EXISTS ?@?', [weak, '127.0.0.1']);
+      await root.end();
+    }
+  });
+
+  it("a database of the same name already on the host (not the panel's) is refused and left alone", async () => {
+    const s = await newServer();
+    const name = uniqueDatabaseName();
+    const foreign = `s${s.id}_${name}`;
+    const root = await mysql.createConnection({ host: '127.0.0.1', port: 3306, user: 'root', password: '' });
+    await root.query(`CREATE DATABASE \`${foreign}\``);
+    try {
+      const res = await create(s, { database: name, remote: '%' });
+      expect(res.status, res.text).toBe(502);
+      expect(res.body.errors[0].detail).toMatch(/database exists/u);
+      expect(await rowCount(s)).toBe(0);
+      expect(await mysqlDatabaseExists(foreign)).toBe(true);
+    } finally {
+      await root.query(`DROP DATABASE IF EXISTS \`${foreign}\``);
+      await root.end();
     }
   });
 });

@@ -101,11 +101,7 @@ export class MysqlDriver implements EngineDriver {
       try {
         await this.createDatabaseOn(c, db);
         made = 'database';
-        await c.query(`CREATE USER ?@? IDENTIFIED BY ? WITH MAX_USER_CONNECTIONS ${limitOf(db)}`, [
-          db.username,
-          db.remote,
-          password,
-        ]);
+        await this.createUserOnly(c, db, password);
         made = 'user';
         await this.grantOn(c, db);
       } catch (e) {
@@ -138,12 +134,16 @@ export class MysqlDriver implements EngineDriver {
   }
 
   private async createUserOn(c: mysql.Connection, db: DatabaseOnHost, password: string): Promise<void> {
+    await this.createUserOnly(c, db, password);
+    await this.grantOn(c, db);
+  }
+
+  private async createUserOnly(c: mysql.Connection, db: DatabaseOnHost, password: string): Promise<void> {
     await c.query(`CREATE USER ?@? IDENTIFIED BY ? WITH MAX_USER_CONNECTIONS ${limitOf(db)}`, [
       db.username,
       db.remote,
       password,
     ]);
-    await this.grantOn(c, db);
   }
 
   private async grantOn(c: mysql.Connection, db: DatabaseOnHost): Promise<void> {
