@@ -128,6 +128,16 @@ describe('databases page', () => {
     expect(newButton()).toBeNull();
   });
 
+  it('keeps the list and says creating is over when the limit was lowered to 0 after databases were made', async () => {
+    setup(['*'], [list([MAIN])], 0);
+    await screen.findByTestId('database-kz8Wq3Xa');
+    expect(screen.getByTestId('databases-limit')).toHaveTextContent(
+      'Databases cannot be created for this server.',
+    );
+    expect(screen.queryByText('It looks like you have no databases.')).toBeNull();
+    expect(newButton()).toBeNull();
+  });
+
   it('offers New Database only below the limit', async () => {
     setup(['*'], [list([MAIN, LOGS])], 2);
     await screen.findByTestId('database-kz8Wq3Xa');
