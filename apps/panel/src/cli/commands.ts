@@ -1,12 +1,11 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { AppContext } from '../context.ts';
 import type { User } from '../db/types.ts';
-import { readFileSync } from 'node:fs';
 import { KEY_TYPE, APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
 import { writeFileSync } from 'node:fs';
-import { BUILT_IN_NEST, EggImportError } from '../modules/eggs/eggs.service.ts';
 import { nodeConfiguration } from '../modules/nodes/nodes.configuration.ts';
 import { databaseHostCommands } from './database-host-commands.ts';
+import { eggCommands } from './egg-commands.ts';
 
 export class CliError extends Error {}
 
@@ -96,43 +95,7 @@ export const commands: Record<string, Command> = {
       return 0;
     },
   },
-  'egg:import': {
-    summary: 'Import an egg (PTDL_v1 or PTDL_v2 JSON) into a nest, updating one of the same name',
-    usage: '--file F [--nest NAME]',
-    options: { file: { type: 'string' }, nest: { type: 'string' } },
-    async run(ctx, v) {
-      const file = required(v, 'file');
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (e) {
-        throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
-      }
-      const nestName = (v.nest as string | undefined) ?? BUILT_IN_NEST;
-      const nest = await ctx.services.eggs.ensureNest(nestName, 'Imported templates.');
-      try {
-        const egg = await ctx.services.eggs.import(text, nest.id);
-        console.log(`Imported egg "${egg.name}" (id ${egg.id}) into nest "${nest.name}".`);
-      } catch (e) {
-        if (e instanceof EggImportError) throw new CliError(e.message);
-        throw e;
-      }
-      return 0;
-    },
-  },
-  'egg:export': {
-    summary: 'Print an egg as PTDL_v2 JSON',
-    usage: '--egg ID',
-    options: { egg: { type: 'string' } },
-    async run(ctx, v) {
-      const id = Number(required(v, 'egg'));
-      if (!Number.isInteger(id) || id < 1) throw new CliError('--egg takes a numeric egg id');
-      const egg = await ctx.repositories.eggs.findEgg(id);
-      if (!egg) throw new CliError(`no egg with id ${id}`);
-      console.log(JSON.stringify(await ctx.services.eggs.export(id), null, 2));
-      return 0;
-    },
-  },
+  ...eggCommands,
   'node:configure': {
     summary: "Print (or write) a node's daemon configuration file",
     usage: '--node ID|NAME [--file PATH]',

@@ -213,6 +213,10 @@ export interface EggsTable {
   script_is_privileged: Bool;
   script_install: string | null;
   copy_script_from: number | null;
+  /** JSON array of { name, command }, the first the default; null: only `startup` (migration 0009) */
+  startup_commands: string | null;
+  /** JSON array of tags (migration 0009) */
+  tags: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -227,6 +231,8 @@ export interface EggVariablesTable {
   user_viewable: Bool;
   user_editable: Bool;
   rules: string;
+  /** display position (Pelican), null when the egg gave none (migration 0009) */
+  sort: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

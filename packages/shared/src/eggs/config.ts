@@ -20,25 +20,32 @@ function jsonSyntaxMessage(text: string): string {
  * Empty text, null and PHP's `[]` for an empty map all mean "nothing configured" where allowed.
  */
 function jsonSection<T extends z.ZodType>(inner: T, emptyValue?: z.output<T>) {
-  return z.unknown().transform((value, ctx): z.output<T> => {
-    let decoded: unknown = value;
-    if (typeof value === 'string') {
-      if (value.trim() === '' && emptyValue !== undefined) return emptyValue;
-      try {
-        decoded = JSON.parse(value);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: jsonSyntaxMessage(value) });
-        return z.NEVER;
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): z.output<T> => {
+      let decoded: unknown = value;
+      if (typeof value === 'string') {
+        if (value.trim() === '' && emptyValue !== undefined) return emptyValue;
+        try {
+          decoded = JSON.parse(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: jsonSyntaxMessage(value) });
+          return z.NEVER;
+        }
       }
-    }
-    if (emptyValue !== undefined && (decoded == null || (Array.isArray(decoded) && decoded.length === 0)))
-      return emptyValue;
-    const result = inner.safeParse(decoded, { error: eggIssueMessage });
-    if (result.success) return result.data;
-    for (const issue of result.error.issues)
-      ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] as (string | number)[] });
-    return z.NEVER;
-  });
+      if (emptyValue !== undefined && (decoded == null || (Array.isArray(decoded) && decoded.length === 0)))
+        return emptyValue;
+      const result = inner.safeParse(decoded, { error: eggIssueMessage });
+      if (result.success) return result.data;
+      for (const issue of result.error.issues)
+        ctx.addIssue({
+          code: 'custom',
+          message: issue.message,
+          path: [...issue.path] as (string | number)[],
+        });
+      return z.NEVER;
+    });
 }
 
 const replaceValue = z.union([z.string(), z.number(), z.boolean(), z.null()], {
@@ -60,9 +67,12 @@ const configFile = z.object({
   ),
 });
 
-/** A path the daemon will open relative to the server root; leaving the root is never meant. */
+/**
+ * A path the daemon will open relative to the server root; leaving the root is never meant. A
+ * leading `/` names the same path inside the server (the daemon's jail treats it so, as Wings does).
+ */
 function insideServer(path: string): boolean {
-  if (path.startsWith('/') || path.includes('\\')) return false;
+  if (path.includes('\\')) return false;
   return !path.split('/').includes('..');
 }
 
@@ -77,8 +87,8 @@ const configFiles = z.record(z.string(), configFile).superRefine((files, ctx) =>
   }
 });
 
+/** An empty entry is allowed: like Wings, it matches the first line (the server is running at once). */
 function checkDonePattern(entry: string): string | null {
-  if (entry === '') return 'must not be empty (it would match every line)';
   if (entry.startsWith('regex:') && entry.length > 'regex:'.length) {
     try {
       new RegExp(entry.slice('regex:'.length));
@@ -109,15 +119,23 @@ const done = z.unknown().transform((value, ctx): string[] => {
   return list;
 });
 
-const configStartup = z
-  .object({ done, strip_ansi: z.boolean().optional() })
-  .transform((s) => ({ done: s.done, stripAnsi: s.strip_ansi ?? false }));
-
 const jsonValue: z.ZodType<JsonValue> = z.json();
+
+/** Keys Wings ignores but old eggs carry (`userInteraction`) are kept, so a round trip loses nothing. */
+const configStartup = z.looseObject({ done, strip_ansi: z.boolean().optional() }).transform((s) => {
+  const { done: list, strip_ansi: stripAnsi, ...rest } = s;
+  const extra = Object.fromEntries(
+    Object.entries(rest).filter((e): e is [string, JsonValue] => jsonValue.safeParse(e[1]).success),
+  );
+  return Object.keys(extra).length
+    ? { done: list, stripAnsi: stripAnsi ?? false, extra }
+    : { done: list, stripAnsi: stripAnsi ?? false };
+});
 
 export const eggConfigSchema = z.object({
   files: jsonSection(configFiles, {}),
   startup: jsonSection(configStartup),
+  // A missing `logs` is empty, like `[]` or null: Wings never reads it.
   logs: jsonSection(z.record(z.string(), jsonValue), {}),
   stop: z
     .string()

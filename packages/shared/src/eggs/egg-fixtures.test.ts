@@ -16,6 +16,7 @@ describe('fixture eggs', () => {
       name: string;
       meta: { version: string };
       variables: { env_variable: string }[];
+      scripts: { installation: { script: string | null } };
     };
     const first = parseEgg(raw);
     if (!first.ok) throw new Error(JSON.stringify(first.errors));
@@ -24,7 +25,9 @@ describe('fixture eggs', () => {
     expect(first.egg.variables.map((v) => v.envVariable)).toEqual(raw.variables.map((v) => v.env_variable));
     expect(first.egg.config.startup.done.length).toBeGreaterThan(0);
     expect(first.egg.dockerImages.length).toBeGreaterThan(0);
-    expect(first.egg.install.script).not.toContain('\r');
+    // bytes preserved: CRLF is normalised only when the daemon runs the script
+    expect(first.egg.install.script).toBe(raw.scripts.installation.script ?? '');
+    expect(first.warnings).toEqual([]);
 
     const exported = exportEgg(first.egg, { exportedAt: new Date('2025-01-02T03:04:05Z') });
     // through text, as a real file would travel
@@ -32,6 +35,15 @@ describe('fixture eggs', () => {
     if (!second.ok) throw new Error(JSON.stringify(second.errors));
     expect(second.format).toBe('PTDL_v2');
     expect(second.egg).toEqual(first.egg);
+    expect(exported.scripts).toEqual({
+      installation: { ...(raw.scripts.installation as object), script: first.egg.install.script },
+    });
+
+    // and through Pelican's format
+    const pelican = parseEgg(JSON.stringify(exportEgg(first.egg, { format: 'PLCN_v3' })));
+    if (!pelican.ok) throw new Error(JSON.stringify(pelican.errors));
+    expect(pelican.format).toBe('PLCN_v3');
+    expect(pelican.egg).toEqual(first.egg);
   });
 
   it('keeps the image labels and their order of a PTDL_v2 file', () => {

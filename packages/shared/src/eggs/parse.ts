@@ -1,17 +1,24 @@
 /**
- * Reads an egg file (PTDL_v1 or PTDL_v2), reports every problem at once with a JSON path and a
- * sentence, and otherwise returns the normalised egg.
+ * Reads an egg file (PTDL_v1, PTDL_v2, PLCN_v1–v3; JSON or YAML), reports every problem at once
+ * with a JSON path and a sentence, and otherwise returns the normalised egg with the warnings of
+ * what was accepted leniently (the way the incumbent's and Pelican's importers accept it).
  */
 import type { z } from 'zod';
+import { parse as parseYaml } from 'yaml';
+import { unknownPlaceholders } from './placeholders.ts';
+import { readVariableRules } from './variable-rules.ts';
 import { eggIssueMessage } from './messages.ts';
 import { formatPath } from './paths.ts';
 import { jsonErrorOffset, lineAndColumn } from './json-position.ts';
-import { eggV1Schema, eggV2Schema } from './schema.ts';
+import { eggSchema, eggV1Schema } from './schema.ts';
 import {
   EGG_FORMATS,
   type EggDockerImage,
   type EggError,
   type EggFormat,
+  type EggStartupCommand,
+  type EggVariable,
+  type EggWarning,
   type NormalizedEgg,
   type ParseEggResult,
 } from './types.ts';
@@ -36,24 +43,74 @@ function readVersion(file: Record<string, unknown>): EggFormat | EggError {
   return version as EggFormat;
 }
 
-/** Two variables with one environment name would overwrite each other in the server's environment. */
-function duplicateEnvNames(variables: unknown): EggError[] {
-  if (!Array.isArray(variables)) return [];
-  const seen = new Map<string, number>();
-  const errors: EggError[] = [];
-  variables.forEach((variable: unknown, i) => {
-    if (!isObject(variable) || typeof variable.env_variable !== 'string') return;
-    // The daemon upper-cases environment names, so `port` and `PORT` collide.
-    const key = variable.env_variable.toUpperCase();
-    const first = seen.get(key);
-    if (first === undefined) seen.set(key, i);
-    else
-      errors.push({
-        path: `variables[${i}].env_variable`,
-        message: `"${variable.env_variable}" is already used by variables[${first}]`,
-      });
+/**
+ * Two variables with one environment name would overwrite each other in the server's environment
+ * (the daemon upper-cases names). Pelican merges them; so do we: the later definition wins, at the
+ * place of the first, and the operator is told.
+ */
+function mergeDuplicates(variables: EggVariable[], warnings: EggWarning[]): EggVariable[] {
+  const byName = new Map<string, number>();
+  const out: EggVariable[] = [];
+  variables.forEach((variable, i) => {
+    const key = variable.envVariable.toUpperCase();
+    const first = byName.get(key);
+    if (first === undefined) {
+      byName.set(key, out.length);
+      out.push(variable);
+      return;
+    }
+    out[first] = variable;
+    warnings.push({
+      path: `variables[${i}].env_variable`,
+      message: `"${variable.envVariable}" repeats an earlier variable; they were merged (this definition wins)`,
+    });
   });
-  return errors;
+  return out;
+}
+
+/** Pelican's `sort` decides the display order; variables without one keep their place after them. */
+function bySort(variables: EggVariable[]): EggVariable[] {
+  return variables
+    .map((v, i) => ({ v, i }))
+    .sort((a, b) => (a.v.sort ?? Infinity) - (b.v.sort ?? Infinity) || a.i - b.i)
+    .map(({ v }) => v);
+}
+
+/** Warnings about rules that were read leniently (a parameter ignored…), per variable. */
+function ruleWarnings(variables: unknown): EggWarning[] {
+  if (!Array.isArray(variables)) return [];
+  return variables.flatMap((v: unknown, i) =>
+    isObject(v)
+      ? readVariableRules(v.rules).warnings.map((message) => ({ path: `variables[${i}].rules`, message }))
+      : [],
+  );
+}
+
+/** A placeholder nobody knows would become an empty string at start: say so at import. */
+function placeholderWarnings(egg: NormalizedEgg): EggWarning[] {
+  const warnings: EggWarning[] = [];
+  const say = (path: string, text: string) => {
+    for (const p of unknownPlaceholders(text))
+      warnings.push({ path, message: `the placeholder {{${p}}} is unknown and will be empty` });
+  };
+  for (const [file, entry] of Object.entries(egg.config.files))
+    for (const [match, value] of Object.entries(entry.find)) {
+      const where = formatPath(['config', 'files', file, 'find', match]);
+      if (typeof value === 'string') say(where, value);
+      else if (value !== null && typeof value === 'object')
+        for (const v of Object.values(value)) if (typeof v === 'string') say(where, v);
+    }
+  egg.startupCommands.forEach((c) =>
+    say(egg.startupCommands.length > 1 ? `startup_commands${formatPath([c.name])}` : 'startup', c.command),
+  );
+  return warnings;
+}
+
+/** The start-up commands: PLCN_v3's named map, or the one `startup` of every other format. */
+function startupCommands(file: { startup?: string; startup_commands?: Record<string, string> }) {
+  if (file.startup_commands)
+    return Object.entries(file.startup_commands).map(([name, command]) => ({ name, command }));
+  return file.startup ? [{ name: 'Default', command: file.startup }] : [];
 }
 
 /** PTDL_v1 named images without labels; the image doubles as its label, as the original panel did. */
@@ -67,10 +124,17 @@ function toErrors(issues: readonly z.core.$ZodIssue[]): EggError[] {
   return issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 
-type Common = z.output<typeof eggV2Schema> | z.output<typeof eggV1Schema>;
+type Common = z.output<ReturnType<typeof eggSchema>> | z.output<typeof eggV1Schema>;
 
-function normalise(file: Common, dockerImages: EggDockerImage[]): NormalizedEgg {
+function normalise(
+  file: Common,
+  dockerImages: EggDockerImage[],
+  commands: EggStartupCommand[],
+  warnings: EggWarning[],
+): NormalizedEgg {
   return {
+    uuid: file.uuid,
+    tags: file.tags,
     name: file.name,
     author: file.author,
     description: file.description,
@@ -78,11 +142,45 @@ function normalise(file: Common, dockerImages: EggDockerImage[]): NormalizedEgg 
     features: file.features,
     dockerImages,
     fileDenylist: file.file_denylist,
-    startup: file.startup,
+    startup: commands[0]?.command ?? '',
+    startupCommands: commands,
     config: file.config,
     install: file.scripts.installation,
-    variables: file.variables,
+    variables: bySort(mergeDuplicates(file.variables, warnings)),
   };
+}
+
+/**
+ * Text to a value: JSON when it looks like JSON (a JSON file's errors are reported as JSON errors,
+ * and `\/` is valid JSON but not YAML), YAML otherwise (Pelican exports YAML).
+ */
+function decode(text: string): { value: unknown } | { error: EggError } {
+  const body = text.replace(/^\uFEFF/u, '');
+  if (/^\s*[{[]/u.test(body)) {
+    try {
+      return { value: JSON.parse(body) };
+    } catch {
+      const offset = jsonErrorOffset(body);
+      const where =
+        offset === null
+          ? ''
+          : ` at line ${lineAndColumn(body, offset).line}, column ${lineAndColumn(body, offset).column}`;
+      return { error: { path: '', message: `the file is not valid JSON${where}` } };
+    }
+  }
+  try {
+    return { value: parseYaml(body, { maxAliasCount: 100 }) as unknown };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : '';
+    return { error: { path: '', message: `the file is neither JSON nor valid YAML (${reason})` } };
+  }
+}
+
+/** What every format must have that the schema cannot say field by field. */
+function startupProblems(file: Common): EggError[] {
+  if (file.startup === undefined && file.startup_commands === undefined)
+    return [{ path: 'startup', message: 'is required' }];
+  return [];
 }
 
 /**
@@ -92,16 +190,9 @@ function normalise(file: Common, dockerImages: EggDockerImage[]): NormalizedEgg 
 export function parseEgg(json: unknown): ParseEggResult {
   let file = json;
   if (typeof json === 'string') {
-    try {
-      file = JSON.parse(json);
-    } catch {
-      const offset = jsonErrorOffset(json);
-      const where =
-        offset === null
-          ? ''
-          : ` at line ${lineAndColumn(json, offset).line}, column ${lineAndColumn(json, offset).column}`;
-      return { ok: false, errors: [{ path: '', message: `the file is not valid JSON${where}` }] };
-    }
+    const decoded = decode(json);
+    if ('error' in decoded) return { ok: false, errors: [decoded.error] };
+    file = decoded.value;
   }
   if (!isObject(file))
     return { ok: false, errors: [{ path: '', message: 'an egg file must be a JSON object' }] };
@@ -109,20 +200,27 @@ export function parseEgg(json: unknown): ParseEggResult {
   const format = readVersion(file);
   if (typeof format !== 'string') return { ok: false, errors: [format] };
 
-  const extra = duplicateEnvNames(file.variables);
-  if (format === 'PTDL_v2') {
-    const result = eggV2Schema.safeParse(file, { error: eggIssueMessage });
+  const warnings = ruleWarnings(file.variables);
+  const finish = (data: Common, images: EggDockerImage[]): ParseEggResult => {
+    const egg = normalise(data, images, startupCommands(data), warnings);
+    return { ok: true, format, egg, warnings: [...warnings, ...placeholderWarnings(egg)] };
+  };
+
+  if (format !== 'PTDL_v1') {
+    const result = eggSchema(format).safeParse(file, { error: eggIssueMessage });
+    const extra = result.success ? startupProblems(result.data) : [];
     if (!result.success || extra.length)
       return { ok: false, errors: [...toErrors(result.error?.issues ?? []), ...extra] };
     const images = Object.entries(result.data.docker_images).map(([label, image]) => ({ label, image }));
-    return { ok: true, format, egg: normalise(result.data, images) };
+    return finish(result.data, images);
   }
 
   const result = eggV1Schema.safeParse(file, { error: eggIssueMessage });
   const images = result.success ? v1Images(result.data) : [];
+  const extra = result.success ? startupProblems(result.data) : [];
   if (images === null)
     extra.unshift({ path: 'images', message: 'a PTDL_v1 egg needs "images" (a list) or "image"' });
   if (!result.success || extra.length || images === null)
     return { ok: false, errors: [...toErrors(result.error?.issues ?? []), ...extra] };
-  return { ok: true, format, egg: normalise(result.data, images) };
+  return finish(result.data, images);
 }

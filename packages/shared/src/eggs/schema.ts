@@ -12,8 +12,8 @@ import {
   INSTALL_ENTRYPOINT_MESSAGE,
   installInterpreter,
 } from './install-entrypoint.ts';
-import { checkVariableRules } from './variable-rules.ts';
-import type { EggVariable } from './types.ts';
+import { readVariableRules } from './variable-rules.ts';
+import type { EggFormat, EggVariable } from './types.ts';
 
 /** Names the daemon sets itself for every server; an egg variable may not shadow them. */
 export const RESERVED_ENV_NAMES = [
@@ -53,25 +53,31 @@ const envVariable = z
       ctx.addIssue({ code: 'custom', message: `"${name}" is reserved: the daemon sets it for every server` });
   });
 
-const rules = optionalText.superRefine((value, ctx) => {
-  for (const problem of checkVariableRules(value)) ctx.addIssue({ code: 'custom', message: problem });
+/** `|` string (PTDL) or list/object of rules (Pelican), stored as one canonical `|` string. */
+const rules = z.unknown().transform((value, ctx): string => {
+  const read = readVariableRules(value);
+  for (const problem of read.problems) ctx.addIssue({ code: 'custom', message: problem });
+  return read.rules;
 });
 
-function variableSchema(version: 'PTDL_v1' | 'PTDL_v2') {
+type Version = EggFormat;
+
+function variableSchema(version: Version) {
   return z
     .object({
       name: z.string().min(1).max(191),
       description: optionalText,
       env_variable: envVariable,
       default_value: z
-        .union([z.string(), z.number(), z.null()], { error: 'must be a string' })
+        .union([z.string(), z.number(), z.boolean(), z.null()], { error: 'must be a string' })
         .optional()
-        .transform((v) => (v == null ? '' : String(v))),
+        .transform((v) => (v == null ? '' : typeof v === 'boolean' ? (v ? '1' : '0') : String(v))),
       user_viewable: flag,
       user_editable: flag,
       rules,
-      // PTDL_v1 had no field types; the panel treats every variable as text.
+      // PTDL_v1 had no field types and Pelican's are free-form; the panel treats every variable as text.
       field_type: version === 'PTDL_v2' ? z.literal('text').optional() : z.unknown().optional(),
+      sort: z.number().int().nullish(),
     })
     .transform((v): EggVariable => ({
       name: v.name,
@@ -82,20 +88,38 @@ function variableSchema(version: 'PTDL_v1' | 'PTDL_v2') {
       userEditable: v.user_editable,
       rules: v.rules,
       fieldType: 'text',
+      sort: v.sort ?? null,
     }));
 }
 
+/** `[]`, `""` (seen in published files) or a list: an empty string is an empty list. */
+const denylist = z
+  .union([z.array(z.string()), z.string(), z.null()], { error: 'must be a list of patterns' })
+  .optional()
+  .transform((l) => (typeof l === 'string' ? l.split('\n') : (l ?? [])).filter((p) => p.trim() !== ''));
+
 const common = {
+  uuid: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu, 'must be a UUID')
+    .nullish()
+    .transform((u) => u?.toLowerCase() ?? null),
+  tags: stringList,
   name: z.string().min(1).max(191),
   author: z.string().regex(/^[^\s@]+@[^\s@]+$/u, 'must be an email address'),
   description: optionalText,
   features: stringList,
-  file_denylist: stringList.transform((l) => l.filter((p) => p.trim() !== '')),
-  startup: z.string().min(1),
+  file_denylist: denylist,
+  startup: z.string().min(1).optional(),
+  startup_commands: z
+    .record(z.string().min(1), z.string().min(1))
+    .optional()
+    .refine((c) => c === undefined || Object.keys(c).length > 0, 'must name at least one command'),
   config: eggConfigSchema,
   scripts: z.object({
     installation: z.object({
-      script: optionalText.transform((s) => s.replace(/\r\n/gu, '\n')),
+      // Kept byte for byte (CRLF too): the daemon normalises line endings only when it runs it.
+      script: optionalText,
       // Both end up in the daemon's hands: only known shells and plain image references pass.
       container: z.string().min(1).max(255).regex(IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE),
       entrypoint: z
@@ -115,25 +139,39 @@ const meta = (version: string) =>
       .transform((u) => u ?? null),
   });
 
-export const eggV2Schema = z.object({
-  ...common,
-  meta: meta('PTDL_v2'),
-  docker_images: z
+const variables = (version: Version) =>
+  z
+    .array(variableSchema(version))
+    .nullish()
+    .transform((v) => v ?? []);
+
+/** `docker_images` as label → image, or (seen in published files) a list where each image names itself. */
+const dockerImages = z.preprocess(
+  (v) =>
+    Array.isArray(v) && v.every((i) => typeof i === 'string' && i !== '')
+      ? Object.fromEntries(v.map((i: string) => [i, i]))
+      : v,
+  z
     .record(z.string(), z.string().min(1))
     .refine((images) => Object.keys(images).length > 0, 'must list at least one image'),
-  variables: z
-    .array(variableSchema('PTDL_v2'))
-    .nullish()
-    .transform((v) => v ?? []),
-});
+);
+
+/** Every format but PTDL_v1: they differ in what they carry, not in how a field is written. */
+export function eggSchema(version: Exclude<Version, 'PTDL_v1'>) {
+  return z.object({
+    ...common,
+    meta: meta(version),
+    docker_images: dockerImages,
+    variables: variables(version),
+  });
+}
+
+export const eggV2Schema = eggSchema('PTDL_v2');
 
 export const eggV1Schema = z.object({
   ...common,
   meta: meta('PTDL_v1'),
   image: z.string().min(1).optional(),
   images: z.array(z.string().min(1)).optional(),
-  variables: z
-    .array(variableSchema('PTDL_v1'))
-    .nullish()
-    .transform((v) => v ?? []),
+  variables: variables('PTDL_v1'),
 });

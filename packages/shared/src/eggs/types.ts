@@ -5,7 +5,7 @@
  * parse JSON text again.
  */
 
-export const EGG_FORMATS = ['PTDL_v1', 'PTDL_v2'] as const;
+export const EGG_FORMATS = ['PTDL_v1', 'PTDL_v2', 'PLCN_v1', 'PLCN_v2', 'PLCN_v3'] as const;
 export type EggFormat = (typeof EGG_FORMATS)[number];
 
 /** Config-file parsers the daemon knows (reference §6.5); the names are case-sensitive. */
@@ -39,9 +39,26 @@ export interface EggVariable {
   /** Laravel rule string as in the file, e.g. `required|integer|between:1,100` */
   rules: string;
   fieldType: 'text';
+  /** Pelican's display position (lower first); null when the file gives none */
+  sort: number | null;
+}
+
+/** One named start-up command; PTDL files have one, PLCN_v3 files a map of them. */
+export interface EggStartupCommand {
+  name: string;
+  command: string;
+}
+
+/** Something the importer accepted but changed or could not check: shown to the operator. */
+export interface EggWarning {
+  path: string;
+  message: string;
 }
 
 export interface NormalizedEgg {
+  /** the file's own uuid (Pelican); an import with the same uuid updates that egg */
+  uuid: string | null;
+  tags: string[];
   name: string;
   author: string;
   description: string;
@@ -52,11 +69,14 @@ export interface NormalizedEgg {
   fileDenylist: string[];
   /** startup command template with `{{ENV_NAME}}` placeholders */
   startup: string;
+  /** every start-up command in file order; the first is the default and equals `startup` */
+  startupCommands: EggStartupCommand[];
   config: {
     /** keyed by path relative to the server root */
     files: Record<string, EggConfigFile>;
     /** `done`: console substrings (or `regex:` patterns) that mark the server as running */
-    startup: { done: string[]; stripAnsi: boolean };
+    /** `extra`: keys Wings ignores (`userInteraction`…), kept so they survive a round trip */
+    startup: { done: string[]; stripAnsi: boolean; extra?: Record<string, JsonValue> };
     logs: Record<string, JsonValue>;
     /** a console command, or `^SIGNAL` (`^C` = SIGINT) */
     stop: string;
@@ -72,4 +92,5 @@ export interface EggError {
 }
 
 export type ParseEggResult =
-  { ok: true; egg: NormalizedEgg; format: EggFormat } | { ok: false; errors: EggError[] };
+  | { ok: true; egg: NormalizedEgg; format: EggFormat; warnings: EggWarning[] }
+  | { ok: false; errors: EggError[] };

@@ -141,41 +141,89 @@ export function compileRulePattern(pattern: string): RegExp {
   }
 }
 
-/** Every problem with a rule string, as sentences; empty when it is well-formed. */
-export function checkVariableRules(rules: string): string[] {
-  if (rules.trim() === '') return [];
-  const problems: string[] = [];
-  for (const segment of splitVariableRules(rules)) {
-    if (segment === '') {
-      problems.push('has an empty rule (two "|" in a row, or one at the start or end)');
-      continue;
-    }
-    const colon = segment.indexOf(':');
-    const name = colon === -1 ? segment : segment.slice(0, colon);
-    const param = colon === -1 ? '' : segment.slice(colon + 1);
-    const spec = KNOWN[name];
-    if (!spec) {
-      problems.push(`"${name}" is not a known validation rule`);
-      continue;
-    }
-    if (name === 'regex' || name === 'not_regex') {
-      try {
-        compileRulePattern(param);
-      } catch (error) {
-        problems.push(`the pattern of "${name}" ${(error as Error).message}`);
-      }
-      continue;
-    }
-    const params = colon === -1 ? [] : param.split(',');
-    const arityOk = params.length >= spec.min && params.length <= spec.max;
-    const numbersOk = !spec.numeric || params.every((p) => /^-?\d+(\.\d+)?$/u.test(p.trim()));
-    if (!arityOk || !numbersOk) {
-      problems.push(
-        spec.max === 0
-          ? `"${segment}" takes no parameters (write "${name}")`
-          : `"${segment}" must be written as ${spec.usage}`,
-      );
-    }
+/** Laravel's short names for two rules. */
+const ALIASES: Record<string, string> = { int: 'integer', bool: 'boolean' };
+
+export interface ReadRules {
+  /** the rules as this panel stores them: canonical names, no empty segments, joined with `|` */
+  rules: string;
+  /** what makes the rules unusable (the import is refused) */
+  problems: string[];
+  /** what was accepted but changed (the import goes on and says so) */
+  warnings: string[];
+}
+
+/** One rule segment read the way Laravel's validator reads it: trimmed, name case-insensitive. */
+function readSegment(raw: string, out: ReadRules, kept: string[]): void {
+  const segment = raw.trim();
+  if (segment === '') return;
+  const colon = segment.indexOf(':');
+  const written = colon === -1 ? segment : segment.slice(0, colon);
+  const lower = written.trim().toLowerCase();
+  const name = ALIASES[lower] ?? lower;
+  const param = colon === -1 ? '' : segment.slice(colon + 1);
+  const spec = KNOWN[name];
+  if (!spec) {
+    out.problems.push(`"${written}" is not a known validation rule`);
+    return;
   }
-  return problems;
+  if (name === 'regex' || name === 'not_regex') {
+    try {
+      compileRulePattern(param);
+      kept.push(`${name}:${param}`);
+    } catch (error) {
+      out.problems.push(`the pattern of "${name}" ${(error as Error).message}`);
+    }
+    return;
+  }
+  if (spec.max === 0 && colon !== -1) {
+    // Laravel ignores a parameter on a rule that takes none; so do we, but say so.
+    out.warnings.push(`"${segment}": "${name}" takes no parameters; "${param}" is ignored`);
+    kept.push(name);
+    return;
+  }
+  const params = colon === -1 ? [] : param.split(',');
+  const arityOk = params.length >= spec.min && params.length <= spec.max;
+  const numbersOk = !spec.numeric || params.every((p) => /^-?\d+(\.\d+)?$/u.test(p.trim()));
+  if (!arityOk || !numbersOk) {
+    out.problems.push(`"${segment}" must be written as ${spec.usage}`);
+    return;
+  }
+  kept.push(colon === -1 ? name : `${name}:${param}`);
+}
+
+/**
+ * Reads an egg variable's rules as the incumbent's validator (Laravel) would: a `|` string
+ * (PTDL), or a list of rule strings or a PHP-style object of them (Pelican). Empty segments are
+ * ignored, names trimmed and case-insensitive, `int`/`bool` are `integer`/`boolean`.
+ */
+export function readVariableRules(input: unknown): ReadRules {
+  const out: ReadRules = { rules: '', problems: [], warnings: [] };
+  let segments: string[];
+  if (input === null || input === undefined) segments = [];
+  else if (typeof input === 'string') segments = splitVariableRules(input);
+  else if (Array.isArray(input) || (typeof input === 'object' && input !== null)) {
+    const entries = Array.isArray(input) ? input : Object.values(input as Record<string, unknown>);
+    segments = [];
+    for (const entry of entries) {
+      if (typeof entry !== 'string') {
+        out.problems.push('each rule in the list must be a string');
+        continue;
+      }
+      // A list entry is one rule; a `|` string inside a list (seen in the wild) is several.
+      segments.push(...(isRegexRule(entry.trim()) ? [entry] : splitVariableRules(entry)));
+    }
+  } else {
+    out.problems.push('must be a string of rules joined by "|", or a list of rules');
+    return out;
+  }
+  const kept: string[] = [];
+  for (const segment of segments) readSegment(segment, out, kept);
+  out.rules = kept.join('|');
+  return out;
+}
+
+/** Every problem with a rule string, as sentences; empty when it is usable. */
+export function checkVariableRules(rules: string): string[] {
+  return readVariableRules(rules).problems;
 }

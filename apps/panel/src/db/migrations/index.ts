@@ -4,6 +4,7 @@ import { subuserFilePaths } from './20261125_0003_subuser_file_paths.ts';
 import { serverListGeneration } from './20261125_0004_server_list_generation.ts';
 import { backups } from './20261125_0005_backups.ts';
 import { databases } from './20261125_0006_databases.ts';
+import { eggStartupCommands } from './20261125_0009_egg_startup_commands.ts';
 import type { PanelMigration } from './schema-helpers.ts';
 
 /** Every migration, by name. Names sort in the order they run; a landed migration is never edited. */
@@ -14,4 +15,5 @@ export const MIGRATIONS: Record<string, PanelMigration> = {
   '20261125_0004_server_list_generation': serverListGeneration,
   '20261125_0005_backups': backups,
   '20261125_0006_databases': databases,
+  '20261125_0009_egg_startup_commands': eggStartupCommands,
 };

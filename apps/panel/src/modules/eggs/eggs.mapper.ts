@@ -1,4 +1,4 @@
-import type { NormalizedEgg } from '@talon/shared';
+import type { EggStartupCommand, NormalizedEgg } from '@talon/shared';
 import type { Egg, EggVariable } from '../../db/types.ts';
 
 /** NormalizedEgg → the columns of `eggs` (JSON sections stored as text, in the Wings shapes). */
@@ -13,6 +13,7 @@ export function eggColumns(egg: NormalizedEgg) {
     update_url: egg.updateUrl,
     config_files: JSON.stringify(egg.config.files),
     config_startup: JSON.stringify({
+      ...egg.config.startup.extra,
       done: egg.config.startup.done,
       strip_ansi: egg.config.startup.stripAnsi,
     }),
@@ -25,7 +26,15 @@ export function eggColumns(egg: NormalizedEgg) {
     script_is_privileged: 1,
     script_install: egg.install.script,
     copy_script_from: null,
+    startup_commands: JSON.stringify(egg.startupCommands),
+    tags: JSON.stringify(egg.tags),
   };
+}
+
+/** The egg's named start-up commands; eggs stored before migration 0009 have only `startup`. */
+export function startupCommandsOf(row: Pick<Egg, 'startup' | 'startup_commands'>): EggStartupCommand[] {
+  const stored = row.startup_commands ? (JSON.parse(row.startup_commands) as EggStartupCommand[]) : [];
+  return stored.length ? stored : [{ name: 'Default', command: row.startup }];
 }
 
 export function variableColumns(egg: NormalizedEgg, at: string) {
@@ -37,6 +46,7 @@ export function variableColumns(egg: NormalizedEgg, at: string) {
     user_viewable: v.userViewable ? 1 : 0,
     user_editable: v.userEditable ? 1 : 0,
     rules: v.rules,
+    sort: v.sort,
     created_at: at,
     updated_at: at,
   }));
@@ -44,9 +54,17 @@ export function variableColumns(egg: NormalizedEgg, at: string) {
 
 /** Stored rows → NormalizedEgg, for export. */
 export function toNormalizedEgg(row: Egg, variables: EggVariable[]): NormalizedEgg {
-  const startup = JSON.parse(row.config_startup) as { done?: string[]; strip_ansi?: boolean };
+  const {
+    done,
+    strip_ansi: stripAnsi,
+    ...extra
+  } = JSON.parse(row.config_startup) as { done?: string[]; strip_ansi?: boolean } & NonNullable<
+    NormalizedEgg['config']['startup']['extra']
+  >;
   const images = JSON.parse(row.docker_images) as Record<string, string>;
   return {
+    uuid: row.uuid,
+    tags: row.tags ? (JSON.parse(row.tags) as string[]) : [],
     name: row.name,
     author: row.author,
     description: row.description ?? '',
@@ -55,9 +73,14 @@ export function toNormalizedEgg(row: Egg, variables: EggVariable[]): NormalizedE
     dockerImages: Object.entries(images).map(([label, image]) => ({ label, image })),
     fileDenylist: JSON.parse(row.file_denylist) as string[],
     startup: row.startup,
+    startupCommands: startupCommandsOf(row),
     config: {
       files: JSON.parse(row.config_files) as NormalizedEgg['config']['files'],
-      startup: { done: startup.done ?? [], stripAnsi: startup.strip_ansi ?? false },
+      startup: {
+        done: done ?? [],
+        stripAnsi: stripAnsi ?? false,
+        ...(Object.keys(extra).length ? { extra } : {}),
+      },
       logs: JSON.parse(row.config_logs) as NormalizedEgg['config']['logs'],
       stop: row.config_stop ?? '^C',
     },
@@ -75,6 +98,7 @@ export function toNormalizedEgg(row: Egg, variables: EggVariable[]): NormalizedE
       userEditable: v.user_editable === 1,
       rules: v.rules,
       fieldType: 'text' as const,
+      sort: v.sort,
     })),
   };
 }

@@ -49,6 +49,11 @@ export class EggsRepository {
       .executeTakeFirst();
   }
 
+  /** An egg by the uuid its file carried (Pelican eggs keep theirs across panels). */
+  findEggByUuid(uuid: string): Promise<Egg | undefined> {
+    return this.db.selectFrom('eggs').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
   findEggs(ids: number[]): Promise<Egg[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('eggs').selectAll().where('id', 'in', ids).orderBy('id').execute();

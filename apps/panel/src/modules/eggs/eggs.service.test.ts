@@ -32,8 +32,68 @@ describe('egg import and export', () => {
       expect(variables.map((v) => v.env_variable)).toEqual(source.egg.variables.map((v) => v.envVariable));
       const exported = parseEgg(await panel.ctx.services.eggs.export(egg.id));
       if (!exported.ok) throw new Error(`${file} export does not parse: ${JSON.stringify(exported.errors)}`);
-      expect(exported.egg).toEqual(source.egg);
+      // an exported egg carries its identity (the panel's uuid for it)
+      expect(exported.egg).toEqual({ ...source.egg, uuid: egg.uuid });
     }
+  });
+
+  it('keeps what Pelican eggs carry: every start-up command, tags, sort, uuid; CRLF scripts byte for byte', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Pelican', 'test');
+    const file = JSON.parse(readFileSync(path.join(FIXTURES, 'egg-paper.json'), 'utf8')) as Record<
+      string,
+      any
+    >;
+    file.meta.version = 'PLCN_v3';
+    file.uuid = '9d1c7a52-3e4f-4b6a-8c9d-0e1f2a3b4c5d';
+    file.tags = ['minecraft'];
+    delete file.startup;
+    file.startup_commands = {
+      Default: 'java -jar {{SERVER_JARFILE}}',
+      'Aikar flags': 'java -XX:+UseG1GC -jar {{SERVER_JARFILE}}',
+    };
+    file.scripts.installation.script = '#!/bin/ash\r\necho crlf\r\n';
+    file.variables = file.variables.map((v: Record<string, unknown>, i: number) => ({ ...v, sort: 10 - i }));
+    const outcome = await panel.ctx.services.eggs.importFile(JSON.stringify(file), nest.id);
+    expect(outcome).toMatchObject({ action: 'imported', warnings: [] });
+    expect(outcome.egg.uuid).toBe('9d1c7a52-3e4f-4b6a-8c9d-0e1f2a3b4c5d');
+    expect(outcome.egg.script_install).toBe('#!/bin/ash\r\necho crlf\r\n');
+    const variables = await panel.ctx.repositories.eggs.variables(outcome.egg.id);
+    expect(variables.map((v) => v.sort)).toEqual([...variables.map((v) => v.sort)].sort((a, b) => a! - b!));
+
+    const pelican = await panel.ctx.services.eggs.export(outcome.egg.id, 'PLCN_v3');
+    expect(pelican).toMatchObject({
+      meta: { version: 'PLCN_v3' },
+      uuid: file.uuid,
+      tags: ['minecraft'],
+      startup_commands: file.startup_commands,
+    });
+    const ptdl = await panel.ctx.services.eggs.export(outcome.egg.id);
+    expect(ptdl).toMatchObject({ meta: { version: 'PTDL_v2' }, startup: 'java -jar {{SERVER_JARFILE}}' });
+    expect((ptdl.scripts as any).installation.script).toBe('#!/bin/ash\r\necho crlf\r\n');
+
+    // the same uuid under another name updates that egg, and says so
+    file.name = 'Paper (renamed)';
+    const again = await panel.ctx.services.eggs.importFile(file, nest.id);
+    expect(again).toMatchObject({
+      action: 'updated',
+      matched: { id: outcome.egg.id, name: outcome.egg.name, by: 'uuid' },
+    });
+    expect(again.egg.id).toBe(outcome.egg.id);
+  });
+
+  it('lists unknown placeholders as warnings of the import', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Warnings', 'test');
+    const file = JSON.parse(readFileSync(path.join(FIXTURES, 'egg-paper.json'), 'utf8')) as Record<
+      string,
+      any
+    >;
+    file.config.files = JSON.stringify({
+      'server.properties': { parser: 'properties', find: { 'server-port': '{{server.allocation.port}}' } },
+    });
+    const outcome = await panel.ctx.services.eggs.importFile(file, nest.id);
+    expect(outcome.warnings).toEqual([
+      'config.files["server.properties"].find["server-port"]: the placeholder {{server.allocation.port}} is unknown and will be empty',
+    ]);
   });
 
   it('updates an egg of the same name in place, keeping variable rows that still exist', async () => {
