@@ -83,7 +83,7 @@ function createRepositories(db: Db) {
     servers: new ServersRepository(db.db),
     network: new NetworkRepository(db.db),
     subusers: new SubusersRepository(db.db),
-    backups: new BackupsRepository(db.db),
+    backups: new BackupsRepository(db.db, db.dialect),
   };
 }
 

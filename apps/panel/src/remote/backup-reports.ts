@@ -100,3 +100,20 @@ export function backupReportRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply.code(204).send();
   });
 }
+
+/**
+ * Before `POST /api/remote/servers/reset` clears the statuses a restarted daemon left behind: each
+ * restore it ended is logged `server:backup.restore-failed` (Wings protocol §5.7), about the server.
+ */
+export async function logInterruptedRestores(ctx: AppContext, nodeId: number): Promise<void> {
+  for (const server of await ctx.repositories.backups.restoringOnNode(nodeId)) {
+    await ctx.services.activity.log(
+      'server:backup.restore-failed',
+      DAEMON_ACTOR,
+      [{ type: 'server', id: server.id }],
+      {
+        interrupted: true,
+      },
+    );
+  }
+}

@@ -7,7 +7,7 @@ import { nowIso } from '../lib/time.ts';
 import { processConfiguration, serverSettings } from '../modules/servers/server-config.ts';
 import { nodeAuthentication, requireNode } from './remote-auth.ts';
 import { sftpAuthRoute } from './sftp-auth.ts';
-import { backupReportRoutes } from './backup-reports.ts';
+import { backupReportRoutes, logInterruptedRestores } from './backup-reports.ts';
 
 type UuidRequest = FastifyRequest<{ Params: { uuid: string } }>;
 
@@ -105,6 +105,7 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.post('/api/remote/servers/reset', async (req, reply) => {
+    await logInterruptedRestores(ctx, requireNode(req).id);
     await repo.resetStuck(requireNode(req).id, nowIso());
     return reply.code(204).send();
   });

@@ -487,6 +487,24 @@ describe('remote reports (Wings protocol §5.9)', () => {
   });
 });
 
+describe('POST /api/remote/servers/reset', () => {
+  it('logs each restore the restarted daemon ended as restore-failed, then clears the status', async () => {
+    const s = await newServer({ status: 'restoring_backup' });
+    const calm = await newServer();
+    expect((await remoteClient(panel, node).post('/api/remote/servers/reset')).status).toBe(204);
+    const row = await panel.ctx.db.db
+      .selectFrom('servers')
+      .select('status')
+      .where('id', '=', s.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBeNull();
+    expect(
+      (await activityAbout(panel.ctx, { type: 'server', id: s.id })).map((e) => [e.event, e.properties]),
+    ).toEqual([['server:backup.restore-failed', { interrupted: true }]]);
+    expect(await activityAbout(panel.ctx, { type: 'server', id: calm.id })).toEqual([]);
+  });
+});
+
 describe('prune (BACKUP_PRUNE_AGE)', () => {
   it('fails backups in progress for longer than the age and removes old failed ones', async () => {
     const s = await newServer({ backup_limit: 1 });

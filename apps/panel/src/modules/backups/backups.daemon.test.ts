@@ -300,6 +300,31 @@ describe('the service schedules call', () => {
   });
 });
 
+describe('racing requests', () => {
+  it('never go past the limit: of five at once for the last two places, two win', async () => {
+    const { server: s } = await daemonServerRow(panel, world.daemon, world.egg, world.owner.id);
+    await panel.ctx.repositories.servers.update(s.id, { backup_limit: 2 });
+    const raced = (await panel.ctx.repositories.servers.findById(s.id))!;
+    // Through the service, so that every check of one request interleaves with the others'.
+    const node = world.daemon.node;
+    const actor = { userId: world.owner.id, apiKeyId: null, ip: '127.0.0.1' };
+    const answers = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) =>
+        panel.ctx.services.backups.createForUser(raced, node, ['*'], { name: `race ${i}` }, actor),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(2);
+    for (const a of answers) {
+      if (a.status === 'rejected')
+        expect(a.reason).toMatchObject({ status: 400, code: 'TooManyBackupsException' });
+    }
+    const list = await ownerClient.get(base(raced));
+    expect(list.body.meta.backup_count).toBe(2);
+    for (const d of list.body.data as { attributes: { uuid: string } }[])
+      await completed(d.attributes, raced);
+  });
+});
+
 describe('server deletion', () => {
   it('removes the server’s archives from the daemon', async () => {
     const { server: s } = await daemonServerRow(panel, world.daemon, world.egg, world.owner.id);
@@ -325,7 +350,27 @@ describe('a daemon killed mid-backup', () => {
     doc.system.backups = { ...(doc.system.backups as object), write_limit: 1 };
     writeFileSync(configFile, JSON.stringify(doc), { mode: 0o600 });
     let daemon = await startDaemonAgain();
-    writeFileSync(path.join(root, 'big.bin'), randomBytes(24 * 1024 * 1024));
+    writeFileSync(path.join(root, 'big.bin'), randomBytes(12 * 1024 * 1024));
+
+    // Deleted while it runs (allowed): the daemon's late report finds no backup, so it removes the
+    // archive it just finished, and nothing is left behind.
+    const dropped = await createBackup({ name: 'deleted while running' });
+    const droppedPart = path.join(backupDir, `${dropped.uuid}.tar.gz.part`);
+    await waitUntil(
+      'the partial archive',
+      async () => existsSync(droppedPart),
+      (seen) => seen,
+      60_000,
+      20,
+    );
+    expect((await ownerClient.delete(`${base()}/${dropped.uuid}`)).status).toBe(204);
+    await waitUntil(
+      'the finished archive to be removed',
+      async () => readdirSync(backupDir).filter((n) => n.startsWith(dropped.uuid)),
+      (left) => left.length === 0,
+      120_000,
+    );
+
     const b = await createBackup({ name: 'interrupted' });
     const part = path.join(backupDir, `${b.uuid}.tar.gz.part`);
     await waitUntil(

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Dialect } from '../../db/client.ts';
 import type { Backup, Database, Server } from '../../db/types.ts';
 
 export type NewBackupRow = Pick<
@@ -12,7 +13,30 @@ export type NewBackupRow = Pick<
  * Soft-deleted rows (`deleted_at`) are invisible to everything but the throttle.
  */
 export class BackupsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /**
+   * Inserts a backup row once `check` (given this repository inside the transaction) passes. The
+   * server's row is locked first (PostgreSQL; SQLite runs one transaction at a time anyway), so two
+   * requests racing for a server's last place or throttle slot are checked one after the other.
+   */
+  insertChecked(
+    row: NewBackupRow,
+    at: string,
+    check: (tx: BackupsRepository) => Promise<void>,
+  ): Promise<Backup> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.dialect === 'postgres') {
+        await trx.selectFrom('servers').select('id').where('id', '=', row.server_id).forUpdate().execute();
+      }
+      const tx = new BackupsRepository(trx, this.dialect);
+      await check(tx);
+      return tx.insert(row, at);
+    });
+  }
 
   /** One page of the server's backups, oldest first, and how many there are. */
   async page(serverId: number, offset: number, limit: number): Promise<{ rows: Backup[]; total: number }> {
@@ -27,15 +51,17 @@ export class BackupsRepository {
     return { rows, total: Number(count.n) };
   }
 
-  /** Backups that are in progress or successful (not deleted): what `backup_limit` is compared with. */
+  /**
+   * Backups that are in progress or successful (not deleted): what `backup_limit` is compared with.
+   */
   async countNonFailed(serverId: number): Promise<number> {
-    const row = await this.db
+    const q = this.db
       .selectFrom('backups')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('server_id', '=', serverId)
       .where('deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('completed_at', 'is', null), eb('is_successful', '=', 1)]))
-      .executeTakeFirstOrThrow();
+      .where((eb) => eb.or([eb('completed_at', 'is', null), eb('is_successful', '=', 1)]));
+    const row = await q.executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -44,14 +70,13 @@ export class BackupsRepository {
    * reference's throttle counts them), oldest first.
    */
   async recentCreations(serverId: number, since: string): Promise<string[]> {
-    const rows = await this.db
+    const q = this.db
       .selectFrom('backups')
       .select('created_at')
       .where('server_id', '=', serverId)
       .where('created_at', '>=', since)
-      .where((eb) => eb.or([eb('completed_at', 'is', null), eb('is_successful', '=', 1)]))
-      .orderBy('created_at')
-      .execute();
+      .where((eb) => eb.or([eb('completed_at', 'is', null), eb('is_successful', '=', 1)]));
+    const rows = await q.orderBy('created_at').execute();
     return rows.map((r) => r.created_at);
   }
 
@@ -83,6 +108,16 @@ export class BackupsRepository {
       .where('id', '=', backup.server_id)
       .executeTakeFirstOrThrow();
     return { backup, server };
+  }
+
+  /** Servers of a node that are restoring a backup (a daemon that restarts ends those restores). */
+  restoringOnNode(nodeId: number): Promise<Pick<Server, 'id'>[]> {
+    return this.db
+      .selectFrom('servers')
+      .select('id')
+      .where('node_id', '=', nodeId)
+      .where('status', '=', 'restoring_backup')
+      .execute();
   }
 
   /** The oldest unlocked successful backup: the one a scheduled backup rotates out at the limit. */

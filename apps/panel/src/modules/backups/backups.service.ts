@@ -55,7 +55,9 @@ export class BackupsService {
     await this.makeRoom(server, opts.scheduled, target);
     const ignored = ignoredLines(opts.ignored);
     const name = opts.name?.trim() ? opts.name.trim() : defaultName(new Date(), this.config.timezone);
-    const backup = await this.repo.insert(
+    // Checked again with the row's insertion, under the server's lock: of two requests racing for
+    // the last place (or throttle slot), the second is refused.
+    const backup = await this.repo.insertChecked(
       {
         server_id: server.id,
         uuid: randomUUID(),
@@ -65,6 +67,10 @@ export class BackupsService {
         disk: 'wings',
       },
       nowIso(),
+      async (tx) => {
+        await this.checkThrottle(server, tx);
+        await this.checkLimit(server, tx);
+      },
     );
     try {
       await this.daemon.createBackup(target, server.uuid, {
@@ -222,11 +228,12 @@ export class BackupsService {
    * At most `throttleLimit` non-failed backups (deleted ones included) per `throttlePeriodSeconds`;
    * 429 with `Retry-After` = when the oldest of them leaves the window. A period of 0 disables it.
    */
-  private async checkThrottle(server: Server): Promise<void> {
+  private async checkThrottle(server: Server, repo: BackupsRepository = this.repo): Promise<void> {
     const { throttleLimit: limit, throttlePeriodSeconds: period } = this.config.backups;
     if (period <= 0) return;
     const now = Date.now();
-    const recent = await this.repo.recentCreations(server.id, new Date(now - period * 1000).toISOString());
+    const since = new Date(now - period * 1000).toISOString();
+    const recent = await repo.recentCreations(server.id, since);
     if (recent.length < limit) return;
     const frees = Date.parse(recent[recent.length - limit]!) + period * 1000;
     throw new HttpError(
@@ -243,15 +250,10 @@ export class BackupsService {
    */
   private async makeRoom(server: Server, scheduled: boolean, node: Node): Promise<void> {
     const limit = server.backup_limit ?? 0;
-    const refuse = () =>
-      errors.display(
-        `Cannot create a new backup, this server has reached its limit of ${limit} backups.`,
-        'TooManyBackupsException',
-      );
-    if (limit <= 0) throw refuse();
+    if (limit <= 0) throw tooManyBackups(limit);
     if ((await this.repo.countNonFailed(server.id)) < limit) return;
     const oldest = scheduled ? await this.repo.oldestRotatable(server.id) : undefined;
-    if (!oldest) throw refuse();
+    if (!oldest) throw tooManyBackups(limit);
     await this.remove(server, node, oldest);
     await this.activity.log('server:backup.delete', SYSTEM_ACTOR, subjects(server, oldest), {
       name: oldest.name,
@@ -263,11 +265,24 @@ export class BackupsService {
     );
   }
 
+  /** The limit as the new row is inserted (a rotation made room before). */
+  private async checkLimit(server: Server, repo: BackupsRepository): Promise<void> {
+    const limit = server.backup_limit ?? 0;
+    if ((await repo.countNonFailed(server.id)) >= limit) throw tooManyBackups(limit);
+  }
+
   private async nodeOf(server: Server): Promise<Node> {
     const node = await this.servers.findNode(server.node_id);
     if (!node) throw errors.notFound();
     return node;
   }
+}
+
+function tooManyBackups(limit: number): HttpError {
+  return errors.display(
+    `Cannot create a new backup, this server has reached its limit of ${limit} backups.`,
+    'TooManyBackupsException',
+  );
 }
 
 export function subjects(server: Pick<Server, 'id'>, backup: Pick<Backup, 'id'>) {
