@@ -4,10 +4,8 @@ import { paginated } from './envelope.ts';
 const rows = [{ id: 1 }];
 
 function links(url: string, page: number, keepQuery = true) {
-  const answer = paginated('server', rows, 30, { page, perPage: 10 }, new URL(url), keepQuery) as {
-    meta: { pagination: { links: Record<string, string> } };
-  };
-  return answer.meta.pagination.links;
+  const answer = paginated('server', rows, 30, { page, perPage: 10 }, new URL(url), keepQuery);
+  return (answer.meta?.pagination as { links: Record<string, string> }).links;
 }
 
 describe('pagination links', () => {
