@@ -28,6 +28,7 @@ import {
   waitUntil,
   type ServerWorld,
 } from '../../test-support/daemon-servers.ts';
+import { subuserClient } from '../../test-support/fixtures.ts';
 import type { TestPanel } from '../../test-support/panel.ts';
 
 const execFile = promisify(execFileCb);
@@ -262,6 +263,24 @@ describe('create, download, restore', () => {
       name: 'World before the update',
       failed: false,
     });
+  });
+});
+
+describe('is_locked on creation', () => {
+  it('is honoured only for a caller who also holds backup.delete', async () => {
+    const { client: creator } = await subuserClient(panel, server, ['websocket.connect', 'backup.create']);
+    const { client: keeper } = await subuserClient(panel, server, [
+      'websocket.connect',
+      'backup.create',
+      'backup.delete',
+    ]);
+    const plain = await creator.post(base(), { name: 'asked locked', is_locked: true });
+    expect(plain.status, plain.text).toBe(200);
+    expect(plain.body.attributes.is_locked).toBe(false);
+    const locked = await keeper.post(base(), { name: 'really locked', is_locked: true });
+    expect(locked.status, locked.text).toBe(200);
+    expect(locked.body.attributes.is_locked).toBe(true);
+    for (const r of [plain, locked]) await completed(r.body.attributes as { uuid: string });
   });
 });
 
