@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RemoteServer } from '@talon/shared';
+import { placeholderValuesOf, resolvePlaceholders, type RemoteServer } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import { FileError } from '../fs/errors.ts';
 import { Jail, type Owner } from '../fs/jail.ts';
@@ -19,7 +19,8 @@ export interface ConfigFileTarget {
   uuid: string;
   /** The server root: every path is resolved below it through the jail. */
   dir: string;
-  config: Pick<RemoteServer, 'process_configuration'>;
+  /** `settings`, when given, resolves egg placeholders the panel left in the rules (see below). */
+  config: Pick<RemoteServer, 'process_configuration'> & Partial<Pick<RemoteServer, 'settings'>>;
 }
 
 export interface RewriteDeps {
@@ -98,6 +99,28 @@ async function rewriteOne(
 }
 
 /**
+ * `{{server.…}}` / `{{env.…}}` placeholders of either panel's spelling (the incumbent's
+ * `{{server.build.default.port}}`, Pelican's `{{server.allocations.default.port}}`…) that reach the
+ * daemon unresolved get the server's values; `{{config.…}}` stays for the parsers.
+ */
+function withServerValues(
+  specs: ConfigFileSpec[],
+  settings: RemoteServer['settings'] | undefined,
+  onUnknown: (placeholder: string) => void,
+): ConfigFileSpec[] {
+  if (!settings) return specs;
+  const values = placeholderValuesOf(settings);
+  return specs.map((spec) => ({
+    ...spec,
+    replace: spec.replace.map((rule) =>
+      typeof rule.replaceWith === 'string'
+        ? { ...rule, replaceWith: resolvePlaceholders(rule.replaceWith, values, onUnknown) }
+        : rule,
+    ),
+  }));
+}
+
+/**
  * Rewrite the egg's configuration files of a server before a start (Wings protocol §6.5), from
  * `process_configuration.configs`. Every path goes through the server's file jail (a path leading
  * outside the server root is refused); a missing file is created with its parents; files are
@@ -109,8 +132,11 @@ export async function rewriteConfigFiles(
   deps: RewriteDeps,
 ): Promise<FileOutcome[]> {
   const log = deps.log.child({ server: server.uuid });
-  const { specs, skipped } = readConfigSpecs(server.config.process_configuration.configs);
-  for (const s of skipped) log.warn({ reason: s }, 'configuration file entry ignored');
+  const read = readConfigSpecs(server.config.process_configuration.configs);
+  for (const s of read.skipped) log.warn({ reason: s }, 'configuration file entry ignored');
+  const specs = withServerValues(read.specs, server.config.settings, (placeholder) =>
+    log.warn({ placeholder }, 'unknown placeholder in a configuration file rule'),
+  );
   if (specs.length === 0) return [];
   const jail = new Jail(server.dir, deps.owner);
   const lookup = configLookup(deps.config);

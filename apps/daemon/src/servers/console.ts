@@ -121,21 +121,22 @@ export function stripAnsi(line: string): string {
   return line.replace(ANSI, '');
 }
 
-/** The egg's `done` matchers: substrings, or `regex:<pattern>` (falls back to substring if invalid). */
+/**
+ * The egg's `done` matchers: substrings, or `regex:<pattern>` (falls back to substring if invalid).
+ * An empty string is contained in every line: as with Wings, the server is running at its first line.
+ */
 export function doneMatcher(done: string | string[], strip: boolean): (line: string) => boolean {
-  const tests = (Array.isArray(done) ? done : [done])
-    .filter((d) => d !== '')
-    .map((d): ((l: string) => boolean) => {
-      if (d.startsWith('regex:') && d.length > 'regex:'.length) {
-        try {
-          const re = new RegExp(d.slice('regex:'.length));
-          return (l) => re.test(l);
-        } catch {
-          // fall through to a substring match of the whole text
-        }
+  const tests = (Array.isArray(done) ? done : [done]).map((d): ((l: string) => boolean) => {
+    if (d.startsWith('regex:') && d.length > 'regex:'.length) {
+      try {
+        const re = new RegExp(d.slice('regex:'.length));
+        return (l) => re.test(l);
+      } catch {
+        // fall through to a substring match of the whole text
       }
-      return (l) => l.includes(d);
-    });
+    }
+    return (l) => l.includes(d);
+  });
   return (line) => {
     const l = strip ? stripAnsi(line) : line;
     return tests.some((t) => t(l));

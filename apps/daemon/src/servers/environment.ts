@@ -1,4 +1,9 @@
-import type { RemoteServer } from '@talon/shared';
+import {
+  placeholderValuesOf,
+  resolvePlaceholders,
+  type RemoteServer,
+  type ServerSettings,
+} from '@talon/shared';
 
 /** Fixed variables every server and installer gets; egg variables may not override them. */
 const BASE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -40,11 +45,21 @@ export function buildEnvironment(
 }
 
 /**
- * Expand `{{VAR}}` and `${VAR}` in the startup command from the environment, as the yolks images'
- * entrypoint does; unknown variables become empty strings.
+ * Expand the startup command: first the egg placeholders of either panel (`{{server.build.default.port}}`,
+ * Pelican's `{{server.allocations.default.port}}`, `{{server.environment.X}}`…) from the server's
+ * settings, then `{{VAR}}` and `${VAR}` from the environment, as the yolks images' entrypoint does;
+ * unknown variables become empty strings (`onUnknown` hears of unknown egg placeholders).
  */
-export function substituteStartup(invocation: string, env: Record<string, string>): string {
-  return invocation
+export function substituteStartup(
+  invocation: string,
+  env: Record<string, string>,
+  settings?: ServerSettings,
+  onUnknown?: (placeholder: string) => void,
+): string {
+  const resolved = settings
+    ? resolvePlaceholders(invocation, placeholderValuesOf(settings), onUnknown)
+    : invocation;
+  return resolved
     .replace(
       /\{\{\s*([A-Za-z_][A-Za-z0-9_.]*)\s*\}\}/g,
       (_, name: string) => env[name.replace(/^env\./, '')] ?? '',

@@ -229,7 +229,9 @@ export class Server {
     this.setState('starting');
     const home = driver.insidePaths('server', this.dir).root;
     const env = buildEnvironment(this.config, { timezone: config.system.timezone, home });
-    const command = substituteStartup(this.config.settings.invocation, env);
+    const command = substituteStartup(this.config.settings.invocation, env, this.config.settings, (p) =>
+      this.deps.log.warn({ server: this.uuid, placeholder: p }, 'unknown placeholder in the startup command'),
+    );
     const build = this.config.settings.build;
     let proc: RuntimeProcess;
     try {

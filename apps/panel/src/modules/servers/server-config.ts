@@ -1,4 +1,9 @@
-import type { ProcessConfiguration, ServerSettings } from '@talon/shared';
+import {
+  placeholderValuesOf,
+  resolvePlaceholders,
+  type ProcessConfiguration,
+  type ServerSettings,
+} from '@talon/shared';
 import type { ServerBundle } from './servers.repository.ts';
 
 /** Each egg variable's value for this server (its own, else the egg's default), by env name. */
@@ -94,39 +99,18 @@ export function processConfiguration(b: ServerBundle): ProcessConfiguration {
 }
 
 /**
- * Resolves `{{server.build.…}}` and `{{env.…}}` placeholders in egg config values; `{{config.…}}`
- * is the daemon's to resolve and is left alone. Unknown server/env paths become ''.
+ * Resolves the egg placeholders of config values, in the incumbent's spelling
+ * (`{{server.build.default.port}}`, `{{env.X}}`) and Pelican's (`{{server.allocations.default.port}}`,
+ * `{{server.environment.X}}`), with the one table in @talon/shared; `{{config.…}}` is the daemon's to
+ * resolve and is left alone. Unknown paths become '' as in the incumbent (the import warned).
  */
 function placeholderResolver(b: ServerBundle) {
-  const main = primary(b);
-  const env = variableEnvironment(b);
-  const values: Record<string, string> = {
-    'server.build.default.ip': main?.ip ?? '',
-    'server.build.default.port': String(main?.port ?? ''),
-    'server.build.memory': String(b.server.memory),
-    'server.build.swap': String(b.server.swap),
-    'server.build.io': String(b.server.io),
-    'server.build.cpu': String(b.server.cpu),
-    'server.build.disk': String(b.server.disk),
-    'server.build.threads': b.server.threads ?? '',
-    'server.build.image': b.server.image,
-    'server.build.oom_disabled': String(b.server.oom_disabled === 1),
-    'server.uuid': b.server.uuid,
-    'server.suspended': String(b.server.status === 'suspended'),
-    'server.build.env.SERVER_MEMORY': String(b.server.memory),
-    'server.build.env.SERVER_IP': main?.ip ?? '',
-    'server.build.env.SERVER_PORT': String(main?.port ?? ''),
-  };
-  const lookup = (path: string): string => {
-    const key = path.startsWith('env.') ? `server.build.env.${path.slice(4)}` : path;
-    if (key in values) return values[key] ?? '';
-    if (key.startsWith('server.build.env.')) return env[key.slice('server.build.env.'.length)] ?? '';
-    return '';
-  };
+  const values = placeholderValuesOf(serverSettings(b));
   return (value: unknown): unknown => {
     if (typeof value !== 'string') return value;
-    return value
-      .replace(/\{\{\s*config\.docker\.interface\s*\}\}/gu, '{{config.docker.network.interface}}')
-      .replace(/\{\{\s*((?:server|env)\.[\w.]+)\s*\}\}/gu, (_m, path: string) => lookup(path));
+    return resolvePlaceholders(
+      value.replace(/\{\{\s*config\.docker\.interface\s*\}\}/gu, '{{config.docker.network.interface}}'),
+      values,
+    );
   };
 }
