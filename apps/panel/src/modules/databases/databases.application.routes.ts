@@ -59,7 +59,7 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
   });
 
   /** `password` (no ACL) and `host` (r_database_hosts) includes. */
-  const present = (req: FastifyRequest, row: DatabaseWithHost) => {
+  const present = async (req: FastifyRequest, row: DatabaseWithHost) => {
     const inc = Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));
     const rels: Parameters<typeof withRelationships>[1] = {};
     if (inc.want('password', null) === 'yes') {
@@ -68,7 +68,7 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
     const host = inc.want('host', 'r_database_hosts');
     if (host === 'denied') rels.host = NULL_RESOURCE;
     if (host === 'yes')
-      rels.host = relItem('database_host', databaseHostAttributes({ host: row.host, nodeIds: [] }));
+      rels.host = relItem('database_host', databaseHostAttributes(await hosts.get(row.host.id)));
     return withRelationships(applicationDatabaseAttributes(row), rels);
   };
   const server = (req: FastifyRequest<DatabaseRoute>) =>
@@ -79,13 +79,13 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
     const s = await server(req);
     return list(
       'server_database',
-      (await databases.list(s.id)).map((row) => present(req, row)),
+      await Promise.all((await databases.list(s.id)).map((row) => present(req, row))),
     );
   });
 
   app.get<DatabaseRoute>(`${prefix}/:db`, databaseAcl, async (req) => {
     await server(req);
-    return item('server_database', present(req, await databases.findById(req.params.db ?? '')));
+    return item('server_database', await present(req, await databases.findById(req.params.db ?? '')));
   });
 
   app.post<DatabaseRoute>(prefix, databaseAcl, async (req, reply) => {
@@ -96,7 +96,7 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
       .send(
         item(
           'server_database',
-          present(req, row),
+          await present(req, row),
           resourceMeta(req, `/api/application/servers/${s.id}/databases/${row.database.id}`),
         ),
       );

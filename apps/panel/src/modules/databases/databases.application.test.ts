@@ -285,8 +285,8 @@ describe('database hosts', () => {
 describe('server databases (§5.6)', () => {
   let hostId: number;
   beforeAll(async () => {
-    hostId = (await api.post('/api/application/database-hosts', { ...(await mysqlBody()), node_ids: [] }))
-      .body.attributes.id;
+    // Serving the node too: the `host` include shows its nodes.
+    hostId = (await api.post('/api/application/database-hosts', await mysqlBody())).body.attributes.id;
   });
 
   it('create (201, meta.resource), get with includes, list, reset-password, delete — on the real host', async () => {
@@ -311,7 +311,7 @@ describe('server databases (§5.6)', () => {
     const password = res.body.attributes.relationships.password.attributes.password as string;
     expect(res.body.attributes.relationships.host).toMatchObject({
       object: 'database_host',
-      attributes: { id: hostId },
+      attributes: { id: hostId, engine: 'mysql', node_ids: [node.id] },
     });
     await (await connectMysql({ username: a.username, password, database: a.database })).end();
 

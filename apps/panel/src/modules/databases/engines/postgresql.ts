@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { randomAlnum } from '../../../lib/crypto.ts';
+import { scramVerifier } from './scram.ts';
 import {
   CONNECT_TIMEOUT_MS,
   DatabaseHostError,
@@ -116,7 +117,9 @@ export class PostgresqlDriver implements EngineDriver {
 
   async setPassword(host: HostCredentials, db: DatabaseOnHost, password: string): Promise<void> {
     await this.run(host, (c) =>
-      c.query(`ALTER ROLE ${c.escapeIdentifier(db.username)} WITH PASSWORD ${c.escapeLiteral(password)}`),
+      c.query(
+        `ALTER ROLE ${c.escapeIdentifier(db.username)} WITH PASSWORD ${c.escapeLiteral(scramVerifier(password))}`,
+      ),
     );
   }
 
@@ -133,7 +136,7 @@ export class PostgresqlDriver implements EngineDriver {
   private async createUserOn(c: pg.Client, db: DatabaseOnHost, password: string): Promise<void> {
     const limit = db.maxConnections > 0 ? Math.trunc(db.maxConnections) : -1;
     await c.query(
-      `CREATE ROLE ${c.escapeIdentifier(db.username)} WITH LOGIN PASSWORD ${c.escapeLiteral(password)} CONNECTION LIMIT ${limit}`,
+      `CREATE ROLE ${c.escapeIdentifier(db.username)} WITH LOGIN PASSWORD ${c.escapeLiteral(scramVerifier(password))} CONNECTION LIMIT ${limit}`,
     );
   }
 
