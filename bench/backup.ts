@@ -121,6 +121,7 @@ async function generate(dir: string, totalMb: number): Promise<{ bytes: number; 
 
 /** Run ours in this (child) process and print its time and peak RSS as JSON. */
 async function child(mode: string, a: string, b: string): Promise<void> {
+  const rssBeforeKiB = Math.round(process.memoryUsage().rss / 1024); // tsx and the modules, before any work
   const started = process.hrtime.bigint();
   const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
   if (mode === '--ours-backup') {
@@ -129,7 +130,7 @@ async function child(mode: string, a: string, b: string): Promise<void> {
       writeLimitMiB: 0,
       ignore: null,
     });
-    console.log(JSON.stringify({ ms: ms(), maxRssKiB: process.resourceUsage().maxRSS }));
+    console.log(JSON.stringify({ ms: ms(), rssBeforeKiB, maxRssKiB: process.resourceUsage().maxRSS }));
     return;
   }
   const h = await open(a, 'r');
@@ -137,17 +138,20 @@ async function child(mode: string, a: string, b: string): Promise<void> {
   const checkMs = ms();
   await extractArchive(h, new Jail(b), () => undefined);
   await h.close();
-  console.log(JSON.stringify({ ms: ms(), checkMs, maxRssKiB: process.resourceUsage().maxRSS }));
+  console.log(JSON.stringify({ ms: ms(), checkMs, rssBeforeKiB, maxRssKiB: process.resourceUsage().maxRSS }));
 }
 
-function ours(args: string[]): { ms: number; checkMs?: number; maxRssKiB: number } {
+interface Ours {
+  ms: number;
+  checkMs?: number;
+  rssBeforeKiB: number;
+  maxRssKiB: number;
+}
+
+function ours(args: string[]): Ours {
   const res = spawnSync('node_modules/.bin/tsx', ['bench/backup.ts', ...args], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`ours failed: ${res.stderr}`);
-  return JSON.parse(res.stdout.trim().split('\n').at(-1)!) as {
-    ms: number;
-    checkMs?: number;
-    maxRssKiB: number;
-  };
+  return JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Ours;
 }
 
 /** `tar -cf - . | <compressor>` in `dir`, into `out`; argument arrays, no shell. Milliseconds. */
@@ -209,7 +213,7 @@ async function main(): Promise<void> {
     );
     console.log(`load average before: ${loadBefore}; after: ${loadAfter}`);
     console.log(
-      `${pad('ours backup (gzip -1 members):')} ${mbps(mine.ms).toFixed(1)} MB/s, ${await size('ours.tar.gz')} MiB, peak RSS ${(mine.maxRssKiB / 1024).toFixed(0)} MiB`,
+      `${pad('ours backup (gzip -1 members):')} ${mbps(mine.ms).toFixed(1)} MB/s, ${await size('ours.tar.gz')} MiB, peak RSS ${(mine.maxRssKiB / 1024).toFixed(0)} MiB (${(mine.rssBeforeKiB / 1024).toFixed(0)} MiB before it started)`,
     );
     console.log(`${pad('tar | gzip -1:')} ${mbps(gzipMs).toFixed(1)} MB/s, ${await size('gzip.tar.gz')} MiB`);
     if (pigzMs !== null) {
