@@ -92,7 +92,17 @@ describe('newcomer snags in Chromium', () => {
     await signIn(page, panel.url, admin.username, admin.password);
     await page.goto(`${panel.url}/server/${game.identifier}`);
     await page.getByRole('link', { name: 'Console', exact: true }).waitFor();
-    const names = ['Console', 'Files', 'Users', 'Network', 'Startup Settings', 'Settings', 'Activity'];
+    const names = [
+      'Console',
+      'Files',
+      'Databases',
+      'Users',
+      'Backups',
+      'Network',
+      'Startup Settings',
+      'Settings',
+      'Activity',
+    ];
     for (const size of [MOBILE, DESKTOP]) {
       await page.setViewportSize(size);
       for (const name of names) {
