@@ -19,3 +19,4 @@ export * from './client/server-wire.ts';
 export * from './client/account-wire.ts';
 export * from './client/backup-wire.ts';
 export * from './client/database-wire.ts';
+export * from './client/schedule-wire.ts';
