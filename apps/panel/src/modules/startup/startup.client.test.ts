@@ -80,6 +80,9 @@ describe('GET /startup', () => {
       startup_command: 'java -Xmx512M -jar server.jar --players 10 --motd "[hidden]"',
       docker_images: IMAGES,
       raw_startup_command: server.startup,
+      // the egg's one command is not the server's hand-written one
+      startup_commands: [{ name: 'Default', command: egg.startup }],
+      startup_command_name: null,
     });
   });
 

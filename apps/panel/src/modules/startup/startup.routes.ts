@@ -26,6 +26,12 @@ export function startupRoutes(app: FastifyInstance, ctx: AppContext) {
     return item('egg_variable', attributes, meta);
   });
 
+  // Our extension (issue 17): choose among the egg's named start-up commands (PLCN_v3).
+  app.put('/api/client/servers/:server/startup/command', update, async (req) => {
+    const meta = await services.startup.setCommand(permittedAccess(req), req.body, activityActor(req));
+    return { object: 'startup_command', attributes: meta };
+  });
+
   const image = serverRoute('startup.docker-image');
   app.put('/api/client/servers/:server/settings/docker-image', image, async (req, reply) => {
     await services.startup.setImage(permittedAccess(req), req.body, activityActor(req));

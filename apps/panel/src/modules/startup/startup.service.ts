@@ -3,6 +3,7 @@ import { errors, ValidationFailed } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import { startupCommandsOf } from '../eggs/eggs.mapper.ts';
 import type { PermittedServerAccess } from '../servers/server-access.ts';
 import { eggVariableAttributes, invocation } from '../servers/servers.presenter.ts';
 import type { ServerBundle, ServersRepository } from '../servers/servers.repository.ts';
@@ -14,6 +15,22 @@ const CLIENT_IMAGE_RULE = 'regex:/^[\\w#\\.\\/\\- ]*\\|?~?[\\w\\.\\/\\-:@ ]*$/';
 export function eggImages(bundle: ServerBundle): Record<string, string> {
   const parsed = JSON.parse(bundle.egg.docker_images) as Record<string, string> | null;
   return parsed && !Array.isArray(parsed) ? parsed : {};
+}
+
+/**
+ * The egg's named start-up commands (PLCN_v3 eggs carry several; others one), and which of them the
+ * server runs: null when an administrator wrote the server's command by hand.
+ */
+export function startupChoices(bundle: ServerBundle) {
+  const commands = startupCommandsOf(bundle.egg);
+  const selected = commands.find((c) => c.command === bundle.server.startup)?.name ?? null;
+  return { startup_commands: commands, startup_command_name: selected };
+}
+
+/** Pelican's display order: by the variable's `sort`, those without one after, then as stored. */
+function bySort<T extends { variable: { sort: number | null; id: number } }>(variables: T[]): T[] {
+  const key = (v: T) => v.variable.sort ?? Number.MAX_SAFE_INTEGER;
+  return [...variables].sort((a, b) => key(a) - key(b) || a.variable.id - b.variable.id);
 }
 
 /**
@@ -31,14 +48,55 @@ export class StartupService {
   async show(access: PermittedServerAccess) {
     const b = await this.repo.bundle(access.server);
     return {
-      variables: b.variables
+      variables: bySort(b.variables)
         .filter((v) => v.variable.user_viewable === 1)
         .map((v) => eggVariableAttributes(v.variable, v.value)),
       meta: {
         startup_command: invocation(b, access.permissions),
         docker_images: eggImages(b),
         raw_startup_command: b.server.startup,
+        // our extension (issue 17): the egg's named commands and the one in use
+        ...startupChoices(b),
       },
+    };
+  }
+
+  /**
+   * PUT /startup/command (our extension): run another of the egg's named start-up commands,
+   * unless an administrator set the command by hand.
+   */
+  async setCommand(access: PermittedServerAccess, body: unknown, actor: ActivityActor) {
+    const b = await this.repo.bundle(access.server);
+    const { startup_commands: commands, startup_command_name: current } = startupChoices(b);
+    const { name } = check<{ name: string }>(body, {
+      name: [
+        'required',
+        'string',
+        'max:191',
+        {
+          name: 'in',
+          check: (v) => (commands.some((c) => c.name === v) ? null : 'The selected :attribute is invalid.'),
+        },
+      ],
+    });
+    if (current === null) {
+      throw errors.badRequest(
+        "This server's startup command has been manually set by an administrator and cannot be updated.",
+      );
+    }
+    const chosen = commands.find((c) => c.name === name)!;
+    if (chosen.name !== current) {
+      await this.repo.update(access.server.id, { startup: chosen.command, updated_at: nowIso() });
+      await this.activity.log('server:startup.command', actor, [{ type: 'server', id: access.server.id }], {
+        old: current,
+        new: chosen.name,
+      });
+    }
+    const updated = { ...b, server: { ...b.server, startup: chosen.command } };
+    return {
+      startup_command: invocation(updated, access.permissions),
+      raw_startup_command: chosen.command,
+      ...startupChoices(updated),
     };
   }
 
