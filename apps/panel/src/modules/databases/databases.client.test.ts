@@ -362,6 +362,48 @@ describe('failures on the host leave nothing behind', () => {
     }
   });
 
+  it('rotate and delete on an unreachable host answer 503 and keep the row and its password', async () => {
+    await onlyHost({ username: 'nobody', password: 'x', port: 1 }, async () => {
+      const s = await newServer();
+      const hostRow = await panel.ctx.db.db
+        .selectFrom('database_host_nodes')
+        .select('database_host_id')
+        .executeTakeFirstOrThrow();
+      const at = nowIso();
+      const stored = encrypt(panel.ctx.config.appKey, 'the-old-password');
+      const row = await panel.ctx.db.db
+        .insertInto('databases')
+        .values({
+          server_id: s.id,
+          database_host_id: hostRow.database_host_id,
+          database: `s${s.id}_gone`,
+          username: `u${s.id}_gone`,
+          remote: '%',
+          password: stored,
+          max_connections: 0,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const id = String(row.id);
+      for (const res of [
+        await ownerClient.post(`${path(s)}/${id}/rotate-password`),
+        await ownerClient.delete(`${path(s)}/${id}`),
+      ]) {
+        expect(res.status, res.text).toBe(503);
+        expect(res.body.errors[0].code).toBe('DatabaseHostException');
+      }
+      const after = await panel.ctx.db.db
+        .selectFrom('databases')
+        .selectAll()
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+      expect(after.password).toBe(stored);
+      await panel.ctx.db.db.deleteFrom('databases').where('id', '=', row.id).execute();
+    });
+  });
+
   it("a database of the same name already on the host (not the panel's) is refused and left alone", async () => {
     const s = await newServer();
     const name = uniqueDatabaseName();
