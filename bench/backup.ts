@@ -11,11 +11,14 @@
 // in a mktemp directory removed at the end. Files are read from the page cache (written just
 // before), so this measures the CPU side: packing and compressing, not the disk.
 //
-// Ours runs in a child process, so its peak RSS (process.resourceUsage().maxRSS) is its own.
+// Ours runs in a child process, so its peak RSS (process.resourceUsage().maxRSS) and its CPU time
+// (process.cpuUsage(): every thread) are its own; the others' CPU time comes from /usr/bin/time.
+// BACKUP_BENCH_ROUNDS (default 3) rounds run each contender in turn; the medians are printed. CPU
+// time is the figure a loaded machine disturbs least: wall time there depends on the scheduler.
 import { spawn, spawnSync } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Jail } from '../apps/daemon/src/fs/jail.ts';
@@ -124,13 +127,20 @@ async function child(mode: string, a: string, b: string): Promise<void> {
   const rssBeforeKiB = Math.round(process.memoryUsage().rss / 1024); // tsx and the modules, before any work
   const started = process.hrtime.bigint();
   const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu0 = process.cpuUsage(); // every thread of the process: main, workers, libuv's pool
+  const cpuMs = () => {
+    const c = process.cpuUsage(cpu0);
+    return (c.user + c.system) / 1000;
+  };
   if (mode === '--ours-backup') {
     await writeBackupArchive(new Jail(a), path.dirname(b), path.basename(b), {
       level: 1,
       writeLimitMiB: 0,
       ignore: null,
     });
-    console.log(JSON.stringify({ ms: ms(), rssBeforeKiB, maxRssKiB: process.resourceUsage().maxRSS }));
+    console.log(
+      JSON.stringify({ ms: ms(), cpuMs: cpuMs(), rssBeforeKiB, maxRssKiB: process.resourceUsage().maxRSS }),
+    );
     return;
   }
   const h = await open(a, 'r');
@@ -138,11 +148,20 @@ async function child(mode: string, a: string, b: string): Promise<void> {
   const checkMs = ms();
   await extractArchive(h, new Jail(b), () => undefined);
   await h.close();
-  console.log(JSON.stringify({ ms: ms(), checkMs, rssBeforeKiB, maxRssKiB: process.resourceUsage().maxRSS }));
+  console.log(
+    JSON.stringify({
+      ms: ms(),
+      cpuMs: cpuMs(),
+      checkMs,
+      rssBeforeKiB,
+      maxRssKiB: process.resourceUsage().maxRSS,
+    }),
+  );
 }
 
 interface Ours {
   ms: number;
+  cpuMs: number;
   checkMs?: number;
   rssBeforeKiB: number;
   maxRssKiB: number;
@@ -154,28 +173,68 @@ function ours(args: string[]): Ours {
   return JSON.parse(res.stdout.trim().split('\n').at(-1)!) as Ours;
 }
 
-/** `tar -cf - . | <compressor>` in `dir`, into `out`; argument arrays, no shell. Milliseconds. */
-async function tarPipe(dir: string, compressor: string[], out: string): Promise<number> {
+/** Wall and CPU milliseconds (CPU: user + system, from /usr/bin/time; null without it). */
+interface Timed {
+  ms: number;
+  cpuMs: number | null;
+}
+
+const HAS_TIME = spawnSync('/usr/bin/time', ['-f', '', 'true']).status === 0;
+
+/** `cmd args` under /usr/bin/time writing its user and system seconds to `cpuFile`, when present. */
+function timedSpawn(cmd: string, args: string[], cpuFile: string, opts: Parameters<typeof spawn>[2]) {
+  return HAS_TIME
+    ? spawn('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, cmd, ...args], opts)
+    : spawn(cmd, args, opts);
+}
+
+async function cpuOf(files: string[]): Promise<number | null> {
+  if (!HAS_TIME) return null;
+  let ms = 0;
+  for (const f of files) {
+    const [u, s] = (await readFile(f, 'utf8')).trim().split('\n').at(-1)!.split(' ').map(Number);
+    ms += (u! + s!) * 1000;
+  }
+  return ms;
+}
+
+/** `tar -cf - . | <compressor>` in `dir`, into `out`; argument arrays, no shell. */
+async function tarPipe(dir: string, compressor: string[], out: string): Promise<Timed> {
+  const cpu = [`${out}.tar-cpu`, `${out}.gz-cpu`];
   const started = process.hrtime.bigint();
   const fd = openSync(out, 'w');
   try {
-    const tar = spawn('tar', ['-cf', '-', '.'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-    const gz = spawn(compressor[0]!, compressor.slice(1), { stdio: [tar.stdout, fd, 'inherit'] });
-    tar.stdout.destroy(); // the compressor has its own copy of the pipe; this process reads nothing
+    const tar = timedSpawn('tar', ['-cf', '-', '.'], cpu[0]!, {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const gz = timedSpawn(compressor[0]!, compressor.slice(1), cpu[1]!, {
+      stdio: [tar.stdout!, fd, 'inherit'],
+    });
+    tar.stdout!.destroy(); // the compressor has its own copy of the pipe; this process reads nothing
     const codes = await Promise.all([tar, gz].map((p) => new Promise<number | null>((r) => p.on('exit', r))));
     if (codes.some((c) => c !== 0)) throw new Error(`${compressor[0]} pipe failed: ${codes.join(',')}`);
   } finally {
     closeSync(fd);
   }
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms, cpuMs: await cpuOf(cpu) };
 }
 
-async function tarExtract(archive: string, dest: string): Promise<number> {
+async function tarExtract(archive: string, dest: string): Promise<Timed> {
   await mkdir(dest);
+  const cpu = `${dest}.cpu`;
   const started = process.hrtime.bigint();
-  const res = spawnSync('tar', ['-xzf', archive, '-C', dest]);
-  if (res.status !== 0) throw new Error(`tar -xzf failed: ${res.stderr.toString()}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const p = timedSpawn('tar', ['-xzf', archive, '-C', dest], cpu, { stdio: 'inherit' });
+  const code = await new Promise<number | null>((r) => p.on('exit', r));
+  if (code !== 0) throw new Error(`tar -xzf failed: ${code}`);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms, cpuMs: await cpuOf([cpu]) }; // tar's own CPU; the gzip it runs is not counted
+}
+
+/** The run with the median wall time. */
+function median<T extends { ms: number }>(runs: T[]): T {
+  return [...runs].sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)]!;
 }
 
 async function main(): Promise<void> {
@@ -194,43 +253,64 @@ async function main(): Promise<void> {
     const mbps = (ms: number) => bytes / MB / (ms / 1000);
     const size = async (f: string) => ((await stat(path.join(out, f))).size / MB).toFixed(0);
 
-    const mine = ours(['--ours-backup', dir, path.join(out, 'ours.tar.gz')]);
-    const gzipMs = await tarPipe(dir, ['gzip', '-1'], path.join(out, 'gzip.tar.gz'));
+    // Rounds, each contender in turn, so a change in the machine's load falls on all of them.
+    const rounds = Number(process.env.BACKUP_BENCH_ROUNDS ?? 3);
     const hasPigz = spawnSync('pigz', ['--version']).status === 0;
-    const pigzMs = hasPigz ? await tarPipe(dir, ['pigz', '-1'], path.join(out, 'pigz.tar.gz')) : null;
+    const runs = { ours: [] as Ours[], gzip: [] as Timed[], pigz: [] as Timed[] };
+    for (let r = 0; r < rounds; r++) {
+      runs.ours.push(ours(['--ours-backup', dir, path.join(out, 'ours.tar.gz')]));
+      runs.gzip.push(await tarPipe(dir, ['gzip', '-1'], path.join(out, 'gzip.tar.gz')));
+      if (hasPigz) runs.pigz.push(await tarPipe(dir, ['pigz', '-1'], path.join(out, 'pigz.tar.gz')));
+    }
     await rm(dir, { recursive: true, force: true }); // room for the restores
-    const restore = ours([
-      '--ours-restore',
-      path.join(out, 'ours.tar.gz'),
-      await mkdtemp(path.join(root, 'r-')),
-    ]);
-    const tarXMs = await tarExtract(path.join(out, 'ours.tar.gz'), path.join(root, 'tar-x'));
+    const restores = { ours: [] as Ours[], tar: [] as Timed[] };
+    for (let r = 0; r < rounds; r++) {
+      restores.ours.push(
+        ours(['--ours-restore', path.join(out, 'ours.tar.gz'), await mkdtemp(path.join(root, 'r-'))]),
+      );
+      restores.tar.push(await tarExtract(path.join(out, 'ours.tar.gz'), path.join(root, `tar-x-${r}`)));
+      for (const d of await readdir(root))
+        if (d.startsWith('r-') || d.startsWith('tar-x-'))
+          await rm(path.join(root, d), { recursive: true, force: true });
+    }
     const loadAfter = (await readFile('/proc/loadavg', 'utf8')).trim();
 
+    const mine = median(runs.ours);
+    const gzip = median(runs.gzip);
+    const pigz = hasPigz ? median(runs.pigz) : null;
+    const restore = median(restores.ours);
+    const tarX = median(restores.tar);
+    const cpu = (t: { cpuMs: number | null }) =>
+      t.cpuMs === null ? 'CPU n/a' : `CPU ${(t.cpuMs / 1000).toFixed(1)} s`;
     const pad = (s: string) => s.padEnd(30);
     console.log(
       `directory: ${(bytes / MB).toFixed(0)} MiB in ${files} files; ${os.availableParallelism()} cores`,
     );
     console.log(`load average before: ${loadBefore}; after: ${loadAfter}`);
     console.log(
-      `${pad('ours backup (gzip -1 members):')} ${mbps(mine.ms).toFixed(1)} MB/s, ${await size('ours.tar.gz')} MiB, peak RSS ${(mine.maxRssKiB / 1024).toFixed(0)} MiB (${(mine.rssBeforeKiB / 1024).toFixed(0)} MiB before it started)`,
+      `median of ${rounds} rounds (wall MB/s of directory bytes; CPU: user + system of every thread and process)`,
     );
-    console.log(`${pad('tar | gzip -1:')} ${mbps(gzipMs).toFixed(1)} MB/s, ${await size('gzip.tar.gz')} MiB`);
-    if (pigzMs !== null) {
+    console.log(
+      `${pad('ours backup (gzip -1 members):')} ${mbps(mine.ms).toFixed(1)} MB/s, ${cpu(mine)}, ${await size('ours.tar.gz')} MiB, peak RSS ${(Math.max(...runs.ours.map((o) => o.maxRssKiB)) / 1024).toFixed(0)} MiB (${(mine.rssBeforeKiB / 1024).toFixed(0)} MiB before it started)`,
+    );
+    console.log(
+      `${pad('tar | gzip -1:')} ${mbps(gzip.ms).toFixed(1)} MB/s, ${cpu(gzip)}, ${await size('gzip.tar.gz')} MiB`,
+    );
+    if (pigz) {
       console.log(
-        `${pad('tar | pigz -1:')} ${mbps(pigzMs).toFixed(1)} MB/s, ${await size('pigz.tar.gz')} MiB`,
+        `${pad('tar | pigz -1:')} ${mbps(pigz.ms).toFixed(1)} MB/s, ${cpu(pigz)}, ${await size('pigz.tar.gz')} MiB`,
       );
     } else {
       console.log(`${pad('tar | pigz -1:')} not measured: pigz is not installed (apt-get install pigz)`);
     }
     console.log(
-      `${pad('ours restore (check + write):')} ${mbps(restore.ms).toFixed(1)} MB/s (check ${mbps(restore.checkMs!).toFixed(1)} MB/s), peak RSS ${(restore.maxRssKiB / 1024).toFixed(0)} MiB`,
+      `${pad('ours restore (check + write):')} ${mbps(restore.ms).toFixed(1)} MB/s, ${cpu(restore)} (check alone ${mbps(restore.checkMs!).toFixed(1)} MB/s), peak RSS ${(restore.maxRssKiB / 1024).toFixed(0)} MiB`,
     );
-    console.log(`${pad('tar -xzf:')} ${mbps(tarXMs).toFixed(1)} MB/s`);
-    console.log(`ratio ours / tar | gzip -1: ${(gzipMs / mine.ms).toFixed(2)} (goal ≥ 1.5)`);
-    if (pigzMs !== null)
-      console.log(`ratio ours / tar | pigz -1: ${(pigzMs / mine.ms).toFixed(2)} (goal ≥ 0.9)`);
-    console.log(`ratio ours restore / tar -xzf: ${(tarXMs / restore.ms).toFixed(2)}`);
+    console.log(`${pad('tar -xzf:')} ${mbps(tarX.ms).toFixed(1)} MB/s, ${cpu(tarX)} (tar only)`);
+    console.log(`ratio ours / tar | gzip -1: ${(gzip.ms / mine.ms).toFixed(2)} (goal ≥ 1.5)`);
+    if (pigz) console.log(`ratio ours / tar | pigz -1: ${(pigz.ms / mine.ms).toFixed(2)} (goal ≥ 0.9)`);
+    if (pigz?.cpuMs) console.log(`CPU ratio tar | pigz -1 / ours: ${(pigz.cpuMs / mine.cpuMs).toFixed(2)}`);
+    console.log(`ratio ours restore / tar -xzf: ${(tarX.ms / restore.ms).toFixed(2)}`);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

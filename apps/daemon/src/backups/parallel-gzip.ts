@@ -70,7 +70,7 @@ export class ParallelGzip {
     private readonly sink: (member: Buffer) => Promise<void>,
     threads = os.availableParallelism(),
     private readonly chunkBytes = CHUNK_BYTES,
-    private readonly inFlight = Math.max(1, threads) * 2 + 1,
+    private readonly inFlight = Math.max(1, threads) * 4 + 1,
   ) {
     this.cur = Buffer.allocUnsafeSlow(chunkBytes);
     for (let i = 0; i < Math.max(1, threads); i++) {
