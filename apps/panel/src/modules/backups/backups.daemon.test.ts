@@ -284,6 +284,40 @@ describe('is_locked on creation', () => {
   });
 });
 
+describe('restoring a running server', () => {
+  it('the daemon stops it first; the files come back and it is left offline', async () => {
+    // A tiny server that says the egg's "done" line and leaves on `stop`.
+    writeFileSync(
+      path.join(root, 'server.js'),
+      [
+        'process.stdout.write(\'Done (0.1s)! For help, type "help"\\n\');',
+        'setInterval(() => {}, 1000);',
+        "process.stdin.on('data', (d) => { if (String(d).includes('stop')) process.exit(0); });",
+      ].join('\n'),
+    );
+    const b = await createBackup({ name: 'with a running server' });
+    await completed(b);
+    const state = async () =>
+      (await ownerClient.get(`/api/client/servers/${server.uuid_short}/resources`)).body.attributes
+        ?.current_state as string;
+    expect(
+      (await ownerClient.post(`/api/client/servers/${server.uuid_short}/power`, { signal: 'start' })).status,
+    ).toBe(204);
+    await waitUntil('the server to run', state, (st) => st === 'running');
+    writeFileSync(path.join(root, 'server.properties'), 'motd=changed while running\n');
+    const seen = await restoreEvents();
+    const res = await ownerClient.post(`${base()}/${b.uuid}/restore`, { truncate: false });
+    expect(res.status, res.text).toBe(204);
+    await waitUntil('the restore report', restoreEvents, (n) => n > seen);
+    expect(readFileSync(path.join(root, 'server.properties'), 'utf8')).toBe(
+      FILES['server.properties']!.content,
+    );
+    // The panel caches a server's state for a moment: read until it is the daemon's.
+    await waitUntil('the server to be offline', state, (st) => st === 'offline', 15_000);
+    unlinkSync(path.join(root, 'server.js'));
+  });
+});
+
 describe('the service schedules call', () => {
   it('rotates the oldest unlocked successful backup at the limit; a user backup is refused', async () => {
     const { server: s } = await daemonServerRow(panel, world.daemon, world.egg, world.owner.id);
