@@ -17,6 +17,16 @@ export interface StartupData {
   variables: ServerEggVariable[];
   /** display name → image reference */
   dockerImages: Record<string, string>;
+  /** the egg's named start-up commands (several for PLCN_v3 eggs; our extension, issue 17) */
+  startupCommands: { name: string; command: string }[];
+  /** the one the server runs; null when an administrator wrote the command by hand */
+  startupCommandName: string | null;
+}
+
+/** What PUT .../startup/command answers: the command now in use, rendered and by name. */
+export interface ChosenStartupCommand {
+  invocation: string;
+  startupCommandName: string | null;
 }
 
 /** What PUT .../startup/variable answers: the variable as stored and the new startup command. */
@@ -50,10 +60,17 @@ function toEggVariable(v: WireEggVariable): ServerEggVariable {
 export async function getServerStartup(serverId: string): Promise<StartupData> {
   const { data } = await http.get<{
     data: { attributes: WireEggVariable }[];
-    meta: { startup_command: string; docker_images: Record<string, string> | [] };
+    meta: {
+      startup_command: string;
+      docker_images: Record<string, string> | [];
+      startup_commands?: { name: string; command: string }[];
+      startup_command_name?: string | null;
+    };
   }>(`/api/client/servers/${serverId}/startup`);
   return {
     invocation: data.meta.startup_command,
+    startupCommands: data.meta.startup_commands ?? [],
+    startupCommandName: data.meta.startup_command_name ?? null,
     dockerImages: Array.isArray(data.meta.docker_images) ? {} : data.meta.docker_images,
     variables: data.data.map(({ attributes }) => toEggVariable(attributes)),
   };
@@ -75,4 +92,15 @@ export async function updateServerStartupVariable(
 /** PUT .../settings/docker-image; the answer is not read (spec 001 §7). */
 export async function setServerDockerImage(serverId: string, image: string): Promise<void> {
   await http.put(`/api/client/servers/${serverId}/settings/docker-image`, { docker_image: image });
+}
+
+/** PUT .../startup/command (our extension): run another of the egg's named start-up commands. */
+export async function setServerStartupCommand(serverId: string, name: string): Promise<ChosenStartupCommand> {
+  const { data } = await http.put<{
+    attributes: { startup_command: string; startup_command_name: string | null };
+  }>(`/api/client/servers/${serverId}/startup/command`, { name });
+  return {
+    invocation: data.attributes.startup_command,
+    startupCommandName: data.attributes.startup_command_name,
+  };
 }

@@ -9,6 +9,7 @@ import { useServerStore } from '../store.ts';
 import { DockerImageBox } from './DockerImageBox.tsx';
 import { IMAGE_FLASH } from './flash.ts';
 import { StartupCommand } from './StartupCommand.tsx';
+import { StartupCommandChoice } from './StartupCommandChoice.tsx';
 import { useServerStartup } from './useServerStartup.ts';
 import { VariableBox } from './VariableBox.tsx';
 
@@ -37,7 +38,9 @@ export function StartupPage() {
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
-        <StartupCommand command={data.invocation} className="lg:col-span-2" />
+        <StartupCommand command={data.invocation} className="lg:col-span-2">
+          <StartupCommandChoice data={data} />
+        </StartupCommand>
         <DockerImageBox data={data} />
       </div>
       <section aria-labelledby="startup-variables" className="space-y-3">
