@@ -1,9 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { initTestI18n } from './i18n.ts';
 
 initTestI18n();
+// findBy*/waitFor wait up to 10 s (1 s by default): on a loaded machine a render can take longer,
+// and a passing wait returns as soon as its condition holds.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
