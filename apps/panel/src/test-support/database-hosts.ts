@@ -118,7 +118,12 @@ export async function connectPostgres(c: { username: string; password: string; d
 /** Whether a database exists on the MariaDB test host. */
 export async function mysqlDatabaseExists(name: string): Promise<boolean> {
   const admin = await mysqlAdmin();
-  const c = await mysql.createConnection({ ...admin, user: admin.username });
+  const c = await mysql.createConnection({
+    host: admin.host,
+    port: admin.port,
+    user: admin.username,
+    password: admin.password,
+  });
   try {
     const [rows] = await c.query(
       'SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',

@@ -44,7 +44,7 @@ beforeAll(async () => {
     log: pino({ level: 'silent' }),
     env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
   });
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await ctx?.db.close();
