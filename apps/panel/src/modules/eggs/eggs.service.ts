@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { exportEgg, formatEggError, parseEgg, type EggExportFormat } from '@talon/shared';
+import { exportEgg, formatEggError, parseEgg, type EggError, type EggExportFormat } from '@talon/shared';
 import type { Egg, Nest } from '../../db/types.ts';
 import { errors } from '../../http/errors.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -12,7 +12,11 @@ export const BUILT_IN_EGGS_DIR = path.resolve(import.meta.dirname, '../../../../
 export const BUILT_IN_NEST = 'Talon';
 
 export class EggImportError extends Error {
-  constructor(public readonly problems: string[]) {
+  constructor(
+    public readonly problems: string[],
+    /** the same problems with their JSON paths, for the API's per-field errors */
+    public readonly errors: EggError[] = [],
+  ) {
     super(`The egg file cannot be imported:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
 }
@@ -60,7 +64,7 @@ export class EggsService {
   async importFile(json: unknown, nestId: number): Promise<EggImportOutcome> {
     if (!(await this.repo.findNest(nestId))) throw errors.notFound();
     const parsed = parseEgg(json);
-    if (!parsed.ok) throw new EggImportError(parsed.errors.map(formatEggError));
+    if (!parsed.ok) throw new EggImportError(parsed.errors.map(formatEggError), parsed.errors);
     const egg = parsed.egg;
     const at = nowIso();
     const byUuid = egg.uuid ? await this.repo.findEggByUuid(egg.uuid) : undefined;
