@@ -13,6 +13,8 @@ import { ConflictNotice, conflictKind } from './ConflictNotice.tsx';
 import { ConsolePage } from './ConsolePage.tsx';
 import { FilesPage } from './files/FilesPage.tsx';
 import { DatabasesPage } from './databases/DatabasesPage.tsx';
+import { SchedulesPage } from './schedules/SchedulesPage.tsx';
+import { ScheduleDetailPage } from './schedules/ScheduleDetailPage.tsx';
 import { EditFilePage, NewFilePage } from './files/editor/FileEditorPage.tsx';
 import { SettingsPage } from './settings/SettingsPage.tsx';
 import { StartupPage } from './startup/StartupPage.tsx';
@@ -32,6 +34,7 @@ const TABS = [
   { path: '', label: 'console', Page: ConsolePage },
   { path: 'files', label: 'files:title', Page: FilesPage },
   { path: 'databases', label: 'databases:title', Page: DatabasesPage },
+  { path: 'schedules', label: 'schedules:title', Page: SchedulesPage },
   { path: 'users', label: 'users:title', Page: UsersPage },
   { path: 'backups', label: 'backups:title', Page: BackupsPage },
   { path: 'network', label: 'network:title', Page: NetworkPage },
@@ -47,6 +50,7 @@ const TABS = [
 const SUB_PAGES = [
   { path: 'files/edit', tab: 'files', Page: EditFilePage },
   { path: 'files/new', tab: 'files', Page: NewFilePage },
+  { path: 'schedules', tab: 'schedules', Page: ScheduleDetailPage },
 ] as const;
 
 /** /server/{id}/*: loads the server, opens its live connection, gates and renders its pages. */
@@ -61,6 +65,7 @@ export function ServerArea() {
     'activity',
     'databases',
     'backups',
+    'schedules',
   ]);
   const params = useParams();
   const id = params.id!;
