@@ -24,6 +24,7 @@ import { subuserRoutes } from './modules/subusers/subusers.routes.ts';
 import { databaseRoutes } from './modules/databases/databases.routes.ts';
 import { applicationDatabaseRoutes } from './modules/databases/databases.application.routes.ts';
 import { backupRoutes } from './modules/backups/backups.routes.ts';
+import { scheduleRoutes } from './modules/schedules/schedules.routes.ts';
 import { applicationServerRoutes } from './modules/servers/servers.application.routes.ts';
 import { applicationNestRoutes } from './modules/eggs/nests.application.routes.ts';
 import { sshKeyRoutes } from './modules/ssh-keys/ssh-keys.routes.ts';
@@ -125,6 +126,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     subuserRoutes(client, ctx);
     databaseRoutes(client, ctx);
     backupRoutes(client, ctx);
+    scheduleRoutes(client, ctx);
   });
 
   await app.register(async (application) => {

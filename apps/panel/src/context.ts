@@ -47,6 +47,8 @@ import { SubusersService } from './modules/subusers/subusers.service.ts';
 import { databaseServices } from './modules/databases/databases.wiring.ts';
 import { BackupsRepository } from './modules/backups/backups.repository.ts';
 import { BackupsService } from './modules/backups/backups.service.ts';
+import { SchedulesRepository } from './modules/schedules/schedules.repository.ts';
+import { SchedulesService } from './modules/schedules/schedules.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -84,6 +86,7 @@ function createRepositories(db: Db) {
     network: new NetworkRepository(db.db),
     subusers: new SubusersRepository(db.db),
     backups: new BackupsRepository(db.db, db.dialect),
+    schedules: new SchedulesRepository(db.db),
   };
 }
 
@@ -144,6 +147,10 @@ function createServices(
     ),
     subusers: new SubusersService(repos.subusers, repos.users, daemon, activity, welcome, log),
     backups,
+    schedules: new SchedulesService(repos.schedules, activity, {
+      timezone: config.timezone,
+      taskLimit: config.schedules.taskLimit,
+    }),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes, config.appKey),
     apiKeys: new ApiKeysService(repos.apiKeys),
     account: new AccountService(repos.users, activity),

@@ -3,6 +3,7 @@ import { bootstrap, ensureBuiltInEggs, ensureFirstAdmin } from './bootstrap.ts';
 import { ConfigError } from './config/config.ts';
 import { startLocalDaemon } from './embedded/local-daemon.ts';
 import { startBackupPrune } from './jobs/backup-prune.ts';
+import { startScheduleRunner } from './jobs/schedule-runner.ts';
 import { exitOnUnhandled } from './lib/unhandled.ts';
 
 /**
@@ -37,6 +38,7 @@ async function main() {
   }, 3600_000);
   sweep.unref();
   const stopBackupPrune = startBackupPrune(ctx, ctx.log);
+  const stopScheduleRunner = startScheduleRunner(ctx);
 
   let daemon: ReturnType<typeof startLocalDaemon> = Promise.resolve(null);
   let stopping = false;
@@ -52,6 +54,8 @@ async function main() {
     }, STOP_DEADLINE_MS).unref();
     // The daemon first, while the panel still answers it (it reports its servers' states on stop).
     stopBackupPrune();
+    // Tasks being sent finish; runs waiting for their next task are handed to another panel.
+    await stopScheduleRunner().catch((err: unknown) => ctx.log.warn({ err }, 'could not stop the schedule runner'));
     await (await daemon.catch(() => null))?.stop();
     await app.close();
     await ctx.db.close();

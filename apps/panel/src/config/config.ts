@@ -111,6 +111,9 @@ const schema = z
     BACKUP_THROTTLE_LIMIT: z.coerce.number().int().min(1).default(2),
     BACKUP_THROTTLE_PERIOD: z.coerce.number().int().min(0).default(600),
     BACKUP_PRUNE_AGE: z.coerce.number().int().min(1).default(360),
+    PTERODACTYL_PER_SCHEDULE_TASK_LIMIT: z.coerce.number().int().min(1).default(10),
+    SCHEDULE_LEASE_SECONDS: z.coerce.number().int().min(5).default(60),
+    SCHEDULE_TICK_SECONDS: z.coerce.number().min(0.2).default(5),
   })
   .superRefine((v, ctx) => {
     if (v.RECAPTCHA_ENABLED && (!v.RECAPTCHA_SITE_KEY || !v.RECAPTCHA_SECRET_KEY)) {
@@ -191,6 +194,12 @@ export interface Config {
    * (0 disables the throttle); failed and unfinished ones older than `pruneAgeMinutes` are pruned.
    */
   backups: { throttleLimit: number; throttlePeriodSeconds: number; pruneAgeMinutes: number };
+  /**
+   * Schedules: at most `taskLimit` tasks each; the runner looks for due schedules every
+   * `tickSeconds` and holds a run's claim for `leaseSeconds` past its last renewal (a panel that
+   * dies mid-run leaves it to another runner after that).
+   */
+  schedules: { taskLimit: number; tickSeconds: number; leaseSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -289,6 +298,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throttleLimit: v.BACKUP_THROTTLE_LIMIT,
       throttlePeriodSeconds: v.BACKUP_THROTTLE_PERIOD,
       pruneAgeMinutes: v.BACKUP_PRUNE_AGE,
+    },
+    schedules: {
+      taskLimit: v.PTERODACTYL_PER_SCHEDULE_TASK_LIMIT,
+      tickSeconds: v.SCHEDULE_TICK_SECONDS,
+      leaseSeconds: v.SCHEDULE_LEASE_SECONDS,
     },
   };
 }

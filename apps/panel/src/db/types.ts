@@ -351,6 +351,46 @@ export interface ServerDatabasesTable {
   updated_at: Timestamp;
 }
 
+export interface SchedulesTable {
+  id: Id;
+  server_id: number;
+  name: string;
+  cron_minute: string;
+  cron_hour: string;
+  cron_day_of_month: string;
+  cron_month: string;
+  cron_day_of_week: string;
+  is_active: Bool;
+  is_processing: Bool;
+  only_when_online: Bool;
+  last_run_at: Timestamp | null;
+  next_run_at: Timestamp | null;
+  /** Run Now requested: the next runner tick of any panel claims it */
+  run_now: Generated<Bool>;
+  /** the claim of the run in progress (runner's token), null when none */
+  claim_token: Generated<string | null>;
+  /** the claim is void after this time: another runner may take the run over */
+  lease_until: Generated<Timestamp | null>;
+  /** sequence id of the last task the current run started (0 before the first) */
+  run_position: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TasksTable {
+  id: Id;
+  schedule_id: number;
+  sequence_id: number;
+  /** `command`, `power` or `backup` */
+  action: string;
+  payload: string;
+  /** seconds to wait after the previous task */
+  time_offset: number;
+  continue_on_failure: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -376,6 +416,8 @@ export interface Database {
   database_hosts: DatabaseHostsTable;
   database_host_nodes: DatabaseHostNodesTable;
   databases: ServerDatabasesTable;
+  schedules: SchedulesTable;
+  tasks: TasksTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -397,3 +439,5 @@ export type Subuser = Selectable<SubusersTable>;
 export type Backup = Selectable<BackupsTable>;
 export type DatabaseHost = Selectable<DatabaseHostsTable>;
 export type ServerDatabase = Selectable<ServerDatabasesTable>;
+export type Schedule = Selectable<SchedulesTable>;
+export type Task = Selectable<TasksTable>;

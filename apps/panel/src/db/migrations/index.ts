@@ -5,6 +5,7 @@ import { serverListGeneration } from './20261125_0004_server_list_generation.ts'
 import { backups } from './20261125_0005_backups.ts';
 import { databases } from './20261125_0006_databases.ts';
 import { eggStartupCommands } from './20261125_0009_egg_startup_commands.ts';
+import { schedules } from './20261125_0010_schedules.ts';
 import type { PanelMigration } from './schema-helpers.ts';
 
 /** Every migration, by name. Names sort in the order they run; a landed migration is never edited. */
@@ -16,4 +17,5 @@ export const MIGRATIONS: Record<string, PanelMigration> = {
   '20261125_0005_backups': backups,
   '20261125_0006_databases': databases,
   '20261125_0009_egg_startup_commands': eggStartupCommands,
+  '20261125_0010_schedules': schedules,
 };
