@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   API_APPLICATION_REMOTE,
   API_CLIENT_REMOTE,
+  API_DATABASE_NAME,
   DATABASE_VALIDATION_MESSAGES as M,
   databaseDeleteConfirmed,
   databaseNameError,
@@ -43,6 +44,13 @@ describe('API rules (reference §3.3, §5.6)', () => {
   it('prefixes with s<server id>_ and cuts to 48 characters', () => {
     expect(prefixedDatabaseName(7, 'perms')).toBe('s7_perms');
     expect(prefixedDatabaseName(123, 'x'.repeat(48))).toBe(`s123_${'x'.repeat(43)}`);
+  });
+
+  it("names: ASCII letters, digits, _, - and . (the form's characters)", () => {
+    expect(API_DATABASE_NAME.test('luck-perms_1.db')).toBe(true);
+    expect(API_DATABASE_NAME.test('café')).toBe(false);
+    expect(API_DATABASE_NAME.test('a`b')).toBe(false);
+    expect(API_DATABASE_NAME.test('a b')).toBe(false);
   });
 
   it('remote patterns of the client and application APIs', () => {

@@ -2,8 +2,9 @@
  * Rules for a server's databases, in one place for the web form and the panel API.
  *
  * The web form (spec 001 §5) shows the spec's messages word for word. The API answers 422s with the
- * reference's Laravel rules and messages (§3.3 "Databases", §5.6), which are close but not equal:
- * the spec's form also accepts periods, which the API's `alpha_dash` refuses (as the original does).
+ * reference's Laravel rules and messages (§3.3 "Databases", §5.6). Both accept the same names: the
+ * API also takes the periods the spec's form allows (the original's `alpha_dash` refused them, so a
+ * name the form accepted failed on submit).
  * Plain functions (no zod) so the web's first chunk does not grow.
  */
 
@@ -66,8 +67,11 @@ export function databaseDeleteConfirmed(fullName: string, typed: string): boolea
   return typed === fullName || typed === short;
 }
 
-/** ASCII letters, digits, `_` and `-`: `alpha_dash` without Unicode letters (identifiers on the host). */
-export const API_DATABASE_NAME = /^[A-Za-z0-9_-]+$/u;
+/**
+ * ASCII letters, digits, `_`, `-` and `.`: the form's characters (spec 001 §5), without the Unicode
+ * letters of `alpha_dash` (the name becomes an identifier on the host, always quoted).
+ */
+export const API_DATABASE_NAME = /^[A-Za-z0-9_.-]+$/u;
 /** Client API `remote` (reference §3.3). */
 export const API_CLIENT_REMOTE = /^[\w\-/.%:]+$/u;
 /** Application API `remote` (reference §5.6). */

@@ -30,7 +30,7 @@ const pattern = (re: RegExp, message = 'The :attribute format is invalid.'): Cus
   name: 'regex',
   check: (v) => (typeof v === 'string' && re.test(v) ? null : message),
 });
-// `alpha_dash` limited to ASCII: the name becomes an identifier on the host.
+// `alpha_dash` limited to ASCII, plus the period the spec's form allows (the name becomes an identifier on the host).
 const ALPHA_DASH: CustomRule = {
   name: 'alpha_dash',
   check: (v) =>

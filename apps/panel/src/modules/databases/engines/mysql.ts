@@ -19,9 +19,14 @@ const UNREACHABLE = new Set([
 /** Server errors that mean "the account may not do this" (1044 db access, 1142/1227 privileges, 1410 grant). */
 const PRIVILEGE = new Set([1044, 1142, 1227, 1410]);
 
+/** A backtick-quoted identifier; a `.` stays part of the name (no `db`.`table` splitting). */
+function quoted(name: string): string {
+  return mysql.escapeId(name, true);
+}
+
 /** The database name as a GRANT target: `_` and `%` are wildcards there, so they are escaped. */
 function grantTarget(database: string): string {
-  return mysql.escapeId(database.replace(/[\\_%]/gu, '\\$&'));
+  return quoted(database.replace(/[\\_%]/gu, '\\$&'));
 }
 
 function classify(e: unknown, host: HostCredentials): DatabaseHostError {
@@ -90,7 +95,7 @@ export class MysqlDriver implements EngineDriver {
         await this.createUserOn(c, probe, randomAlnum(24));
       } finally {
         await c.query('DROP USER IF EXISTS ?@?', [probe.username, probe.remote]).catch(() => undefined);
-        await c.query(`DROP DATABASE IF EXISTS ${mysql.escapeId(probe.database)}`).catch(() => undefined);
+        await c.query(`DROP DATABASE IF EXISTS ${quoted(probe.database)}`).catch(() => undefined);
       }
     });
   }
@@ -108,7 +113,7 @@ export class MysqlDriver implements EngineDriver {
         if (made === 'user')
           await c.query('DROP USER IF EXISTS ?@?', [db.username, db.remote]).catch(() => undefined);
         if (made !== 'nothing')
-          await c.query(`DROP DATABASE IF EXISTS ${mysql.escapeId(db.database)}`).catch(() => undefined);
+          await c.query(`DROP DATABASE IF EXISTS ${quoted(db.database)}`).catch(() => undefined);
         throw e;
       }
     });
@@ -123,13 +128,13 @@ export class MysqlDriver implements EngineDriver {
   async drop(host: HostCredentials, db: DatabaseOnHost): Promise<void> {
     await this.run(host, async (c) => {
       await c.query('DROP USER IF EXISTS ?@?', [db.username, db.remote]);
-      await c.query(`DROP DATABASE IF EXISTS ${mysql.escapeId(db.database)}`);
+      await c.query(`DROP DATABASE IF EXISTS ${quoted(db.database)}`);
     });
   }
 
   private async createDatabaseOn(c: mysql.Connection, db: DatabaseOnHost): Promise<void> {
     await c.query(
-      `CREATE DATABASE ${mysql.escapeId(db.database)} DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
+      `CREATE DATABASE ${quoted(db.database)} DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`,
     );
   }
 
