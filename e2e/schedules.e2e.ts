@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { DESKTOP, MOBILE } from './harness.ts';
+import { DESKTOP, MOBILE, newPage } from './harness.ts';
 import { signIn, terminalText, waitForStatus, type CreatedServer } from './servers.ts';
 import { startWorld, type World } from './world.ts';
 
@@ -17,6 +17,16 @@ const owner = {
   email: 'schedules-owner@example.test',
   username: 'schedulesowner',
   password: 'owner-password-1',
+};
+const viewer = {
+  email: 'schedules-viewer@example.test',
+  username: 'schedulesviewer',
+  password: 'viewer-password-1',
+};
+const outsider = {
+  email: 'schedules-outsider@example.test',
+  username: 'schedulesoutsider',
+  password: 'outsider-password-1',
 };
 const SHOTS = mkdtempSync(path.join(tmpdir(), 'talon-schedules-shots-'));
 const COMMAND = 'say scheduled hello from the browser test';
@@ -41,8 +51,10 @@ const badge = () => page.getByTestId('schedule-badge').textContent();
 
 describe('schedules in Chromium against the real panel and daemon', () => {
   beforeAll(async () => {
-    world = await startWorld({ people: [owner] });
+    world = await startWorld({ people: [owner, viewer, outsider] });
     server = await world.server({ owner, name: 'Timed World' });
+    await world.share(server, viewer, ['schedule.read', 'websocket.connect']);
+    await world.share(server, outsider, ['file.read', 'websocket.connect']);
     page = world.page;
     await signIn(page, world.panel.url, owner.username, owner.password);
     // The power task's effect and the command's answer need a running server.
@@ -174,6 +186,28 @@ describe('schedules in Chromium against the real panel and daemon', () => {
     await dialog().getByRole('button', { name: 'Cancel' }).click();
     await expect(page.getByTestId('cron-minute').textContent()).resolves.toBe('0');
     await shots('schedule-detail');
+  });
+
+  it('a subuser with schedule.read only sees the schedule without its buttons; one without schedule.* is denied', async () => {
+    const viewerPage = await newPage(world.browser);
+    await signIn(viewerPage, world.panel.url, viewer.username, viewer.password);
+    await viewerPage.goto(`${world.panel.url}/server/${server.identifier}/schedules`);
+    await viewerPage.getByText('Every 6 hours at minute 00').waitFor();
+    await expect(viewerPage.getByRole('button', { name: 'Create schedule' }).count()).resolves.toBe(0);
+    await viewerPage.goto(scheduleUrl);
+    await viewerPage.getByRole('heading', { name: 'Announce and stop' }).waitFor();
+    await viewerPage.getByRole('list', { name: 'Tasks' }).waitFor();
+    for (const name of ['Edit', 'New Task', 'Delete', 'Run Now']) {
+      await expect(viewerPage.getByRole('button', { name, exact: true }).count()).resolves.toBe(0);
+    }
+    await viewerPage.close();
+
+    const outsiderPage = await newPage(world.browser);
+    await signIn(outsiderPage, world.panel.url, outsider.username, outsider.password);
+    await outsiderPage.goto(scheduleUrl);
+    await outsiderPage.getByText('You do not have permission to access this page.').waitFor();
+    await expect(outsiderPage.getByRole('link', { name: 'Schedules', exact: true }).count()).resolves.toBe(0);
+    await outsiderPage.close();
   });
 
   it('deletes the schedule and returns to the list', async () => {
