@@ -156,14 +156,25 @@ const dockerImages = z.preprocess(
     .refine((images) => Object.keys(images).length > 0, 'must list at least one image'),
 );
 
-/** Every format but PTDL_v1: they differ in what they carry, not in how a field is written. */
-export function eggSchema(version: Exclude<Version, 'PTDL_v1'>) {
+function buildEggSchema(version: Exclude<Version, 'PTDL_v1'>) {
   return z.object({
     ...common,
     meta: meta(version),
     docker_images: dockerImages,
     variables: variables(version),
   });
+}
+
+const built = new Map<Version, ReturnType<typeof buildEggSchema>>();
+
+/**
+ * Every format but PTDL_v1: they differ in what they carry, not in how a field is written. Built
+ * once per format (building a schema costs more than using it).
+ */
+export function eggSchema(version: Exclude<Version, 'PTDL_v1'>) {
+  let schema = built.get(version);
+  if (!schema) built.set(version, (schema = buildEggSchema(version)));
+  return schema;
 }
 
 export const eggV2Schema = eggSchema('PTDL_v2');
