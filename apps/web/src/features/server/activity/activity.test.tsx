@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
@@ -119,6 +121,22 @@ describe('describeEvent', () => {
       'The system started the server',
     );
     expect(describeEvent(event({ event: 'server:something.new' }), t)).toBe('server:something.new');
+  });
+
+  it('has a sentence for every server event the panel logs', () => {
+    const panelSources = path.join(import.meta.dirname, '../../../../../panel/src');
+    const logged = new Set<string>();
+    for (const file of readdirSync(panelSources, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
+      const text = readFileSync(path.join(panelSources, file), 'utf8');
+      for (const m of text.matchAll(/'(server:[a-z-]+(?:\.[a-z-]+)+)'/gu)) logged.add(m[1]!);
+    }
+    expect(logged.size).toBeGreaterThan(20);
+    // `count` picks a plural form where a sentence has them.
+    const missing = [...logged].filter(
+      (name) => describeEvent(event({ event: name, properties: { count: 2 } }), t) === name,
+    );
+    expect(missing).toEqual([]);
   });
 });
 
