@@ -37,8 +37,9 @@ describe('start-up command', () => {
     ['./run "{{server.environment.MOTD}}" {{server.build.env.PLAYERS}}', './run "hi there" 8'],
     ['./run {{server.build.default.port}} {{env.MOTD}}', './run 27015 hi there'],
     ['./run {{SERVER_PORT}} ${MOTD}', './run 27015 hi there'],
+    ['./run {{env.SERVER_PORT}} {{env.TZ}}', './run 27015 UTC'],
   ])('%s', (invocation, expected) => {
-    const env = { SERVER_PORT: '27015', MOTD: 'hi there' };
+    const env = { SERVER_PORT: '27015', MOTD: 'hi there', TZ: 'UTC' };
     expect(substituteStartup(invocation, env, settings)).toBe(expected);
   });
 

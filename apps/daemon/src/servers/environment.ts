@@ -56,8 +56,10 @@ export function substituteStartup(
   settings?: ServerSettings,
   onUnknown?: (placeholder: string) => void,
 ): string {
-  const resolved = settings
-    ? resolvePlaceholders(invocation, placeholderValuesOf(settings), onUnknown)
+  // `{{env.X}}` sees the process environment (TZ, STARTUP… too), as it always did.
+  const values = settings && placeholderValuesOf(settings);
+  const resolved = values
+    ? resolvePlaceholders(invocation, { ...values, env: { ...values.env, ...env } }, onUnknown)
     : invocation;
   return resolved
     .replace(

@@ -404,6 +404,7 @@ describe('placeholders', () => {
     ['{{server.build.memory_limit}}M', '1024M'],
     ['{{server.build.disk_space}}', '2048'],
     ['{{env.MOTD}}', 'Hello'],
+    ['{{env.SERVER_PORT}}:{{env.SERVER_IP}}', '25565:127.0.0.1'],
     ['{{server.build.env.MOTD}}', 'Hello'],
     ['{{server.environment.MOTD}} x{{server.build.environment.PLAYERS}}', 'Hello x10'],
     ['{{server.environment.NOPE}}', ''],

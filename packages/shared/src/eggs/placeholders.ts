@@ -59,6 +59,9 @@ const FIXED: Record<string, Field> = {
   'server.environment.SERVER_PORT': 'port',
 };
 
+/** The variables the daemon itself sets (reference §6.4), whatever prefix names them. */
+const DAEMON_ENV: Record<string, Field> = { SERVER_PORT: 'port', SERVER_IP: 'ip', SERVER_MEMORY: 'memory' };
+
 /** Prefixes followed by an environment variable's name. */
 const ENV_PREFIXES = ['env.', 'server.build.env.', 'server.environment.', 'server.build.environment.'];
 
@@ -83,6 +86,8 @@ export function placeholderValue(path: string, values: PlaceholderValues): strin
   if (field) return values[field];
   const name = envName(path);
   if (name === null) return undefined;
+  const daemonSet = DAEMON_ENV[name.toUpperCase()];
+  if (daemonSet) return values[daemonSet];
   return values.env[name] ?? values.env[name.toUpperCase()] ?? '';
 }
 
