@@ -13,7 +13,7 @@ import { cronInWords } from './cronWords.ts';
 import { ScheduleDetailPage } from './ScheduleDetailPage.tsx';
 import { SchedulesPage } from './SchedulesPage.tsx';
 import { TASK_MESSAGES, timeOffsetError } from './taskForm.ts';
-import { PROCESSING_POLL_MS, pollInterval } from './useSchedules.ts';
+import { OVERDUE_POLL_MS, PROCESSING_POLL_MS, pollInterval } from './useSchedules.ts';
 
 const BASE = '/api/client/servers/abcd1234/schedules';
 
@@ -214,8 +214,8 @@ describe('polling', () => {
   it('asks just after the earliest active next run, at most a minute ahead, and never for inactive ones', () => {
     expect(pollInterval([of({ next_run_at: '2026-11-25T19:00:30Z' })], now)).toBe(31_000);
     expect(pollInterval([of({ next_run_at: '2026-11-25T23:00:00Z' })], now)).toBe(60_000);
-    // Already due: soon, not in a busy loop.
-    expect(pollInterval([of({ next_run_at: '2026-11-25T18:00:00Z' })], now)).toBe(PROCESSING_POLL_MS);
+    // Already past (the runner has not got to it): now and then, not in a busy loop.
+    expect(pollInterval([of({ next_run_at: '2026-11-25T18:00:00Z' })], now)).toBe(OVERDUE_POLL_MS);
     expect(pollInterval([of({ is_active: false, next_run_at: '2026-11-25T19:00:30Z' })], now)).toBe(false);
     expect(pollInterval([], now)).toBe(false);
   });

@@ -10,11 +10,14 @@ export const scheduleQueryKey = (serverId: string, id: number) =>
 export const PROCESSING_POLL_MS = 2_000;
 /** The longest wait before asking again for a schedule that is due (bounds clock drift and sleep). */
 const DUE_POLL_CAP_MS = 60_000;
+/** A next run already past (runner busy or every panel down): ask now and then, not every two seconds. */
+export const OVERDUE_POLL_MS = 10_000;
 
 /**
  * When to ask again (spec: processing and last run update while the page is open): every two
  * seconds while any schedule runs; otherwise just after the earliest active next run, when the
- * runner will have started it; never for a page of inactive schedules.
+ * runner will have started it (every ten seconds once that is past); never for a page of inactive
+ * schedules.
  */
 export function pollInterval(schedules: Schedule[], now = Date.now()): number | false {
   if (schedules.some((s) => s.isProcessing)) return PROCESSING_POLL_MS;
@@ -22,7 +25,8 @@ export function pollInterval(schedules: Schedule[], now = Date.now()): number | 
     .filter((s) => s.isActive && s.nextRunAt)
     .map((s) => s.nextRunAt!.getTime() - now + 1_000);
   if (due.length === 0) return false;
-  return Math.min(DUE_POLL_CAP_MS, Math.max(PROCESSING_POLL_MS, Math.min(...due)));
+  const soonest = Math.min(...due);
+  return soonest < PROCESSING_POLL_MS ? OVERDUE_POLL_MS : Math.min(DUE_POLL_CAP_MS, soonest);
 }
 
 /** The current server's schedules with their tasks (GET .../schedules?include=tasks). */
