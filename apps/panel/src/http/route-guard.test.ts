@@ -77,6 +77,8 @@ const clientServerRoutes = () =>
     (r) => r.url === '/api/client/servers/:server' || r.url.startsWith(SERVER_PREFIX),
   );
 const applicationRoutes = () => routeTable(panel.app).filter((r) => r.url.startsWith('/api/application'));
+let databaseId: number;
+let backupUuid: string;
 const label = (r: DeclaredRoute) => `${r.method} ${r.url}`;
 
 beforeAll(async () => {
@@ -87,6 +89,60 @@ beforeAll(async () => {
   const stranger = await panel.createUser({ username: 'guardstranger' });
   server = await serverRow(panel.ctx, node, egg, owner.id);
   await addSubuser(panel.ctx, server, subuser, []);
+  // A database of the server (its host is never contacted: the guard answers first).
+  const at = new Date().toISOString();
+  const host = await db()
+    .insertInto('database_hosts')
+    .values({
+      name: 'guard',
+      engine: 'mysql',
+      host: '127.0.0.1',
+      port: 1,
+      username: 'x',
+      password: 'x',
+      max_databases: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  databaseId = (
+    await db()
+      .insertInto('databases')
+      .values({
+        server_id: server.id,
+        database_host_id: host.id,
+        database: 's1_guard',
+        username: 'u1_guard',
+        remote: '%',
+        password: 'x',
+        max_connections: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  // A backup of the server, for the `:backup` routes.
+  backupUuid = crypto.randomUUID();
+  await db()
+    .insertInto('backups')
+    .values({
+      server_id: server.id,
+      uuid: backupUuid,
+      is_successful: 1,
+      is_locked: 0,
+      name: 'guard',
+      ignored_files: '[]',
+      disk: 'wings',
+      checksum: null,
+      bytes: 0,
+      completed_at: at,
+      deleted_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
   strangerClient = await panel.signedIn(stranger);
   subuserClient = await panel.signedIn(subuser);
 });
@@ -99,6 +155,8 @@ describe('the client server routes in the route table', () => {
     server: server.uuid_short,
     allocation: String(server.allocation_id),
     user: subuser.uuid,
+    database: String(databaseId),
+    backup: backupUuid,
   });
 
   it('are all there, each with a permission and a state rule', () => {
@@ -204,7 +262,14 @@ describe('the application routes in the route table', () => {
       if (route.acl === 'none' || route.acl === undefined) continue;
       const bit = route.method === 'GET' || route.method === 'HEAD' ? 1 : 2;
       const client = await keyWithout(route.acl, bit);
-      const path = concrete(route.url, { id: '1', externalId: 'x', nest: '1', egg: '1', allocation: '1' });
+      const path = concrete(route.url, {
+        id: '1',
+        externalId: 'x',
+        nest: '1',
+        egg: '1',
+        allocation: '1',
+        db: '1',
+      });
       const res = await send(client, route.method, path);
       expect(res.status, label(route)).toBe(403);
       if (route.method !== 'HEAD') expect(res.body, label(route)).toEqual(FORBIDDEN);
