@@ -96,6 +96,7 @@ describe('newcomer snags in Chromium', () => {
       'Console',
       'Files',
       'Databases',
+      'Schedules',
       'Users',
       'Backups',
       'Network',
