@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { clientScheduleItemSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../../db/types.ts';
@@ -10,6 +14,7 @@ import {
   type ServerWorld,
 } from '../../test-support/daemon-servers.ts';
 import { applicationClient } from '../../test-support/fixtures.ts';
+import { freePort } from '../../test-support/daemon.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { TestSocket, type SocketMessage } from '../../test-support/socket.ts';
 
@@ -315,4 +320,67 @@ describe('the schedule runner', () => {
     expect([a, b, c].map(count)).toEqual([1, 1, 1]);
     await survivor.stop();
   }, 90_000);
+
+  it('a real panel process killed mid-chain (SIGKILL): the remaining tasks run once, by the survivor', async () => {
+    await runner.stop();
+    const [a, b, c] = [word('killed'), word('resumed'), word('finished')];
+    const id = await schedule(running, { is_active: false }, [
+      { action: 'command', payload: `say ${a}` },
+      { action: 'command', payload: `say ${b}`, time_offset: 4 },
+      { action: 'command', payload: `say ${c}` },
+    ]);
+    // The panel's own entry point (main.ts starts the runner), on the same database and key.
+    const dir = mkdtempSync(path.join(tmpdir(), 'talon-schedules-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], {
+      cwd: path.resolve(import.meta.dirname, '../../../../..'),
+      env: {
+        ...process.env,
+        DATA_DIR: dir,
+        DATABASE_URL: world.panel.ctx.config.databaseUrl,
+        APP_KEY: world.panel.ctx.config.appKey.toString('hex'),
+        LOCAL_DAEMON: 'false',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        SCHEDULE_TICK_SECONDS: '0.5',
+        SCHEDULE_LEASE_SECONDS: '5',
+      },
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      await waitUntil(
+        'the panel process to listen',
+        async () => output,
+        (o) => o.includes('Panel listening on'),
+        60_000,
+      );
+      await world.panel.ctx.repositories.schedules.requestRun(id, null, new Date().toISOString());
+      await socket.waitFor(said(a), 30_000);
+      child.kill('SIGKILL');
+      await exited;
+      const held = await row(id);
+      expect(held.claim_token).not.toBeNull();
+      expect(held.run_position).toBe(1);
+      const survivor = new ScheduleRunner(world.panel.ctx, { tickMs: 60_000, leaseMs: 10_000 });
+      await waitUntil(
+        'the survivor to take the run over',
+        () => survivor.tick(),
+        (n) => n === 1,
+        30_000,
+        200,
+      );
+      await survivor.idle();
+      await survivor.stop();
+      expect((await row(id)).claim_token).toBeNull();
+      await settled();
+      expect([a, b, c].map(count)).toEqual([1, 1, 1]);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
