@@ -149,6 +149,12 @@ describe('schedules', () => {
       'name|The name may not be greater than 191 characters.',
       'is_active|The is active field must be true or false.',
     ]);
+    expect(
+      failures(await ownerClient.post(base(s), { ...BODY, only_when_online: 'maybe', month: 5 })),
+    ).toEqual([
+      'only_when_online|The only when online field must be true or false.',
+      'month|The month must be a string.',
+    ]);
   });
 
   it('stores a missing is_active as active and a missing month as * (reference quirks fixed)', async () => {
