@@ -45,6 +45,7 @@ import { NetworkService } from './modules/network/network.service.ts';
 import { SubusersRepository } from './modules/subusers/subusers.repository.ts';
 import { SubusersService } from './modules/subusers/subusers.service.ts';
 import { databaseServices } from './modules/databases/databases.wiring.ts';
+import { ServerDatabasesRepository } from './modules/databases/databases.repository.ts';
 import { BackupsRepository } from './modules/backups/backups.repository.ts';
 import { BackupsService } from './modules/backups/backups.service.ts';
 import { SchedulesRepository } from './modules/schedules/schedules.repository.ts';
@@ -81,6 +82,7 @@ function createRepositories(db: Db) {
     nodes: new NodesRepository(db.db),
     allocations: new AllocationsRepository(db.db),
     includedServers: new IncludedServersRepository(db.db),
+    serverDatabases: new ServerDatabasesRepository(db.db),
     eggs: new EggsRepository(db.db),
     servers: new ServersRepository(db.db),
     network: new NetworkRepository(db.db),

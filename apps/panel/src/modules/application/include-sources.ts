@@ -1,3 +1,4 @@
+import type { ServerDatabasesRepository } from '../databases/databases.repository.ts';
 import type { EggsRepository } from '../eggs/eggs.repository.ts';
 import type { LocationsRepository } from '../locations/locations.repository.ts';
 import type { AllocationsRepository } from '../nodes/allocations.repository.ts';
@@ -16,6 +17,7 @@ export interface IncludeRepositories {
   eggs: EggsRepository;
   applicationUsers: ApplicationUsersRepository;
   includedServers: IncludedServersRepository;
+  serverDatabases: ServerDatabasesRepository;
 }
 
 /**

@@ -20,6 +20,18 @@ export class ServerDatabasesRepository {
     return this.withHosts(rows);
   }
 
+  /** The databases of several servers at once (the application API's `databases` include). */
+  async listForServers(serverIds: number[]): Promise<DatabaseWithHost[]> {
+    if (serverIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('databases')
+      .selectAll()
+      .where('server_id', 'in', serverIds)
+      .orderBy('id')
+      .execute();
+    return this.withHosts(rows);
+  }
+
   async find(id: number): Promise<DatabaseWithHost | undefined> {
     const row = await this.db.selectFrom('databases').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? (await this.withHosts([row]))[0] : undefined;

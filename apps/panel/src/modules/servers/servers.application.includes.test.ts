@@ -4,6 +4,7 @@ import type { TestClient } from '../../test-support/client.ts';
 import { addSubuser, applicationClient, gameServerEgg, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { IncludedServers } from '../application/included-servers.ts';
+import { ServerDatabasesRepository } from '../databases/databases.repository.ts';
 import { IncludedServersRepository } from '../application/included-servers.repository.ts';
 import { Includes } from '../application/includes.ts';
 import { insertNode, READ, UTC_ATOM } from '../application/testing.ts';
@@ -27,6 +28,7 @@ let eggs: [Egg, Egg];
 let servers: [Server, Server];
 let allocationIds: [number[], number[]];
 let subuserId: number;
+let databaseIds: [number[], number[]];
 
 const NULL = { object: 'null_resource', attributes: null };
 const EVERY = 'allocations,user,subusers,nest,egg,variables,location,node,databases';
@@ -92,6 +94,38 @@ beforeAll(async () => {
     updated_at: '2024-05-02T08:00:00.000Z',
   });
   subuserId = sub.id;
+
+  // A database of the first server (rows only: the include reads what the panel recorded).
+  const host = await db
+    .insertInto('database_hosts')
+    .values({
+      name: 'rows only',
+      engine: 'mysql',
+      host: '192.0.2.10',
+      port: 3306,
+      username: 'panel',
+      password: 'not used',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const database = await db
+    .insertInto('databases')
+    .values({
+      server_id: first.id,
+      database_host_id: host.id,
+      database: `s${first.id}_world`,
+      username: `u${first.id}_abc`,
+      remote: '%',
+      password: 'encrypted elsewhere',
+      max_connections: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  databaseIds = [[database.id], []];
 }, 120_000);
 
 afterAll(async () => {
@@ -137,11 +171,14 @@ describe('application server includes', () => {
       expect(rel.node).toMatchObject({ object: 'node', attributes: { id: nodes[i]!.id } });
       expect(rel.node.attributes.daemon_token).toBeUndefined();
       expect(rel.node.attributes.daemon_token_id).toBeUndefined();
-      expect(rel.databases).toEqual({ object: 'list', data: [] });
+      expect(ids(rel.databases)).toEqual(databaseIds[i]!.map((id) => `server_database:${id}`));
       // Included objects carry no relationships unless asked for below their name.
       expect(rel.node.attributes.relationships).toBeUndefined();
       expect(rel.user.attributes.relationships).toBeUndefined();
     }
+    const database = byId.get(servers[0].id).relationships.databases.data[0].attributes;
+    expect(database).toMatchObject({ server: servers[0].id, database: `s${servers[0].id}_world`, remote: '%' });
+    expect(database.password).toBeUndefined();
     // The owner object is the application user object.
     const user = byId.get(servers[0].id).relationships.user.attributes;
     expect(Object.keys(user)).toEqual([
@@ -331,6 +368,7 @@ describe('application server includes', () => {
       eggs: new EggsRepository(db),
       applicationUsers: new ApplicationUsersRepository(db),
       includedServers: new IncludedServersRepository(db),
+      serverDatabases: new ServerDatabasesRepository(db),
     };
     const sources = { ...repos, includedServers: new IncludedServers(repos) };
     const admin = await panel.createUser({ admin: true });

@@ -9,6 +9,7 @@ import {
   type Includes,
   type Relationship,
 } from '../application/includes.ts';
+import { applicationDatabaseAttributes } from '../databases/databases.presenter.ts';
 import { presentEggs, presentNests } from '../eggs/eggs.includes.ts';
 import { eggVariableAttributes } from '../eggs/eggs.presenter.ts';
 import { presentLocations } from '../locations/locations.includes.ts';
@@ -173,8 +174,16 @@ export async function presentServers(src: IncludeSources, servers: Server[], inc
     return (i) => relItem('node', byId.get(bundles[i]!.node.id));
   });
 
-  // The panel has no server databases yet: an empty list when granted.
-  await each(rels, inc, 'databases', 'r_server_databases', async () => () => relList('databases', []));
+  await each(rels, inc, 'databases', 'r_server_databases', async () => {
+    const databases = (await src.serverDatabases.listForServers(servers.map((s) => s.id))).map(
+      applicationDatabaseAttributes,
+    );
+    return (i) =>
+      relList(
+        'server_database',
+        databases.filter((d) => d.server === servers[i]!.id),
+      );
+  });
 
   // Declared but unimplemented in the original (500 there); a null resource here.
   await each(rels, inc, 'transfer', null, async () => () => NULL_RESOURCE);
