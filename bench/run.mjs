@@ -15,6 +15,7 @@ const benches = [
   ['startup', ['node', 'bench/startup.mjs']],
   ['console-browser', ['node_modules/.bin/tsx', 'bench/console-browser.ts']],
   ['backup', ['node_modules/.bin/tsx', 'bench/backup.ts']],
+  ['schedules', ['node_modules/.bin/tsx', 'bench/schedules.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 
 let failed = 0;
