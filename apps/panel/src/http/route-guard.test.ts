@@ -79,6 +79,8 @@ const clientServerRoutes = () =>
 const applicationRoutes = () => routeTable(panel.app).filter((r) => r.url.startsWith('/api/application'));
 let databaseId: number;
 let backupUuid: string;
+let scheduleId: number;
+let taskId: number;
 const label = (r: DeclaredRoute) => `${r.method} ${r.url}`;
 
 beforeAll(async () => {
@@ -143,6 +145,45 @@ beforeAll(async () => {
       updated_at: at,
     })
     .execute();
+  // A schedule of the server with one task, for the `:schedule` and `:task` routes.
+  scheduleId = (
+    await db()
+      .insertInto('schedules')
+      .values({
+        server_id: server.id,
+        name: 'guard',
+        cron_minute: '0',
+        cron_hour: '0',
+        cron_day_of_month: '1',
+        cron_month: '1',
+        cron_day_of_week: '*',
+        is_active: 0,
+        is_processing: 0,
+        only_when_online: 0,
+        last_run_at: null,
+        next_run_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  taskId = (
+    await db()
+      .insertInto('tasks')
+      .values({
+        schedule_id: scheduleId,
+        sequence_id: 1,
+        action: 'command',
+        payload: 'say guard',
+        time_offset: 0,
+        continue_on_failure: 0,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   strangerClient = await panel.signedIn(stranger);
   subuserClient = await panel.signedIn(subuser);
 });
@@ -157,6 +198,8 @@ describe('the client server routes in the route table', () => {
     user: subuser.uuid,
     database: String(databaseId),
     backup: backupUuid,
+    schedule: String(scheduleId),
+    task: String(taskId),
   });
 
   it('are all there, each with a permission and a state rule', () => {
