@@ -218,6 +218,8 @@ describe('schedules', () => {
       .where('schedule_id', '=', created.id)
       .execute();
     expect(left).toEqual([]);
+    const events = await activityAbout(panel.ctx, { type: 'schedule', id: created.id });
+    expect(events.map((e) => e.event)).toContain('server:schedule.delete');
   });
 
   it('Run Now: 400 without tasks, 202 with tasks (the run is requested, next_run_at moves on)', async () => {
