@@ -60,6 +60,13 @@ const RECORDED: Record<string, string> = {
   'POST /api/client/servers/:server/users': 'server:subuser.create',
   'POST /api/client/servers/:server/users/:user': 'server:subuser.update',
   'DELETE /api/client/servers/:server/users/:user': 'server:subuser.delete',
+  'POST /api/client/servers/:server/schedules': 'schedules.client.test.ts',
+  'POST /api/client/servers/:server/schedules/:schedule': 'schedules.client.test.ts',
+  'POST /api/client/servers/:server/schedules/:schedule/execute': 'schedules.client.test.ts',
+  'DELETE /api/client/servers/:server/schedules/:schedule': 'schedules.client.test.ts',
+  'POST /api/client/servers/:server/schedules/:schedule/tasks': 'schedules.client.test.ts',
+  'POST /api/client/servers/:server/schedules/:schedule/tasks/:task': 'schedules.client.test.ts',
+  'DELETE /api/client/servers/:server/schedules/:schedule/tasks/:task': 'schedules.client.test.ts',
 };
 
 beforeAll(async () => {
