@@ -3,7 +3,7 @@ import type { Schedule, Server, Task } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
-import { nextRunAt } from './schedule-cron.ts';
+import { cronOf, nextRunAt } from './schedule-cron.ts';
 import type { SchedulesRepository, TaskFields } from './schedules.repository.ts';
 
 export interface ScheduleInput {
@@ -76,13 +76,7 @@ export class SchedulesService {
     if ((await this.repo.countTasks(schedule.id)) === 0) {
       throw errors.display('Cannot process schedule for task execution: no tasks are registered.');
     }
-    const next = this.nextRun({
-      minute: schedule.cron_minute,
-      hour: schedule.cron_hour,
-      day_of_month: schedule.cron_day_of_month,
-      month: schedule.cron_month,
-      day_of_week: schedule.cron_day_of_week,
-    });
+    const next = this.nextRun(cronOf(schedule));
     await this.repo.requestRun(schedule.id, next, nowIso());
     await this.log('server:schedule.execute', actor, server, schedule, { name: schedule.name });
     for (const listener of this.runRequested) listener();
