@@ -265,7 +265,7 @@ describe('the schedule runner', () => {
   it('two panels on one database: each due schedule runs exactly once; a missed run runs once', async () => {
     otherRunner = new ScheduleRunner(other.ctx, { tickMs: 200, leaseMs: 10_000 });
     otherRunner.start();
-    const texts = Array.from({ length: 12 }, (_, i) => word(`once${i}x`));
+    const texts = Array.from({ length: 20 }, (_, i) => word(`once${i}x`));
     const ids: number[] = [];
     for (const t of texts)
       ids.push(
