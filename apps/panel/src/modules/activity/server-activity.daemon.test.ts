@@ -67,6 +67,14 @@ const RECORDED: Record<string, string> = {
   'POST /api/client/servers/:server/schedules/:schedule/tasks': 'schedules.client.test.ts',
   'POST /api/client/servers/:server/schedules/:schedule/tasks/:task': 'schedules.client.test.ts',
   'DELETE /api/client/servers/:server/schedules/:schedule/tasks/:task': 'schedules.client.test.ts',
+  'POST /api/client/servers/:server/backups': 'backups.daemon.test.ts',
+  'POST /api/client/servers/:server/backups/:backup/lock': 'backups.daemon.test.ts',
+  'POST /api/client/servers/:server/backups/:backup/restore': 'backups.daemon.test.ts',
+  'DELETE /api/client/servers/:server/backups/:backup': 'backups.daemon.test.ts',
+  'POST /api/client/servers/:server/databases': 'databases.client.test.ts',
+  'POST /api/client/servers/:server/databases/:database/rotate-password': 'databases.client.test.ts',
+  'DELETE /api/client/servers/:server/databases/:database': 'databases.client.test.ts',
+  'PUT /api/client/servers/:server/startup/command': 'startup.commands.test.ts',
 };
 
 beforeAll(async () => {
