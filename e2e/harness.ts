@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,37 +12,14 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB = path.join(ROOT, 'apps/web');
 export const SCREENSHOTS = path.join(ROOT, 'test-output/screenshots');
 
 // ---------------------------------------------------------------------------------------------
 // Web build
 
-function newest(dir: string): number {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
-  }
-  return latest;
-}
-
-/** Builds apps/web once when dist is missing or older than its sources. */
+/** Builds apps/web once when dist is missing or older than its sources (scripts/build-web.mjs). */
 export function ensureWebBuilt(): void {
-  const index = path.join(WEB, 'dist/index.html');
-  const sources = Math.max(
-    newest(path.join(WEB, 'src')),
-    statSync(path.join(WEB, 'index.html')).mtimeMs,
-    statSync(path.join(WEB, 'vite.config.ts')).mtimeMs,
-    newest(path.join(ROOT, 'packages/shared/src')),
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const res = spawnSync(process.execPath, ['scripts/build-web.mjs'], { cwd: ROOT, encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`web build failed:\n${res.stdout}\n${res.stderr}`);
 }
 

@@ -3,33 +3,20 @@
 // `npm run dev`: the panel restarting on change (TypeScript through tsx), with Vite's dev server.
 // `--no-build` builds nothing and runs the TypeScript sources through tsx, as `npm run dev` does
 // (tests that start the whole thing).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureServerBuilt } from './build-server.mjs';
+import { ensureWebBuilt } from './build-web.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dev = process.argv.includes('--dev');
 const build = !process.argv.includes('--no-build');
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
+if (!dev && build) {
+  const status = ensureWebBuilt();
+  if (status !== 0) process.exit(status);
+  await ensureServerBuilt();
 }
-
-const built = path.join(root, 'apps/web/dist/index.html');
-const sources = [path.join(root, 'apps/web/src'), path.join(root, 'packages/shared/src')].filter(existsSync);
-const stale = !existsSync(built) || sources.some((d) => newestMtime(d) > statSync(built).mtimeMs);
-if (!dev && build && stale) {
-  console.log('Building the web app…');
-  const res = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
-  if (res.status !== 0) process.exit(res.status ?? 1);
-}
-if (!dev && build) await ensureServerBuilt();
 
 // Node runs the panel itself (the bundle, or the sources with tsx loaded rather than through the tsx
 // command): the panel is then this process's direct child, with no wrapper in between that relays

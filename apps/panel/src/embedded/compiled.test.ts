@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,9 @@ async function until<T>(what: string, find: () => T | undefined | Promise<T | un
 beforeAll(async () => {
   const built = spawnSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { cwd: root });
   expect(built.status, built.stderr.toString()).toBe(0);
+  // The web app too, as `npm start` builds it (the browser tests then find it fresh).
+  const web = spawnSync(process.execPath, ['scripts/build-web.mjs'], { cwd: root, encoding: 'utf8' });
+  expect(web.status, `${web.stdout}${web.stderr}`).toBe(0);
   const allocation = 46_000 + Math.floor(Math.random() * 400) * 10;
   env = {
     ...process.env,
@@ -80,10 +83,14 @@ describe('the compiled panel', () => {
     expect(res.stdout.toString()).toContain('Generic Node.js App');
   });
 
-  it.runIf(existsSync(path.join(root, 'apps/web/dist/index.html')))('serves the built web app', async () => {
+  it('serves the built web app', async () => {
     const res = await fetch(`http://127.0.0.1:${env.PORT}/auth/login`);
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain('<div id="app">');
+    const page = await res.text();
+    expect(page).toContain('<div id="app">');
+    const script = /<script type="module"[^>]* src="(\/assets\/[^"]+\.js)"/u.exec(page);
+    expect(script, page).not.toBeNull();
+    expect((await fetch(`http://127.0.0.1:${env.PORT}${script![1]}`)).status).toBe(200);
   });
 });
 
