@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { type RawBuilder, sql, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/types.ts';
 import { pageRequest, type PageRequest } from '../../http/envelope.ts';
 import { filters as parseFilters, sorts as parseSorts } from '../../http/query.ts';
@@ -8,12 +8,26 @@ export interface ListSpec {
   /** `integer`: an exact filter on a number column; a value that is not an integer matches nothing. */
   filters: Record<string, { column: string; exact?: boolean; integer?: boolean }>;
   sorts: Record<string, string>;
+  /**
+   * Extension `search=<text>`: a case-insensitive substring match over these text columns (OR-ed).
+   * An entry is a column name or an SQL expression giving text, e.g. a subquery for a related
+   * row's name. A list without `search` ignores the parameter.
+   */
+  search?: (string | RawBuilder<unknown>)[];
 }
 
 export interface ListParams {
   page: PageRequest;
   filters: { column: string; exact: boolean; integer: boolean; values: string[] }[];
   sorts: { column: string; descending: boolean }[];
+  /** The trimmed search text and the expressions it is matched against; null when not searching. */
+  search?: { text: string; columns: (string | RawBuilder<unknown>)[] } | null;
+}
+
+/** `search=text` (the first one if repeated); blank means no search. */
+function searchText(query: Record<string, unknown>): string {
+  const raw = [query.search].flat().find((v): v is string => typeof v === 'string');
+  return raw?.trim() ?? '';
 }
 
 /** Application lists default to 50 per page with no cap (reference §1.3). */
@@ -29,6 +43,10 @@ export function listParams(query: Record<string, unknown>, spec: ListSpec): List
         return { column: f.column, exact: f.exact ?? false, integer: f.integer ?? false, values };
       }),
     sorts: sorts.map((s) => ({ column: spec.sorts[s.field] ?? s.field, descending: s.descending })),
+    search:
+      spec.search && spec.search.length > 0 && searchText(query) !== ''
+        ? { text: searchText(query), columns: spec.search }
+        : null,
   };
 }
 
@@ -59,6 +77,21 @@ export function applyFilters<TB extends keyof Database, O>(
   return out;
 }
 
+/** Adds the `search` match: any of the columns contains the text, ignoring case and LIKE wildcards. */
+export function applySearch<TB extends keyof Database, O>(
+  qb: SelectQueryBuilder<Database, TB, O>,
+  search: ListParams['search'] | undefined,
+): SelectQueryBuilder<Database, TB, O> {
+  if (!search) return qb;
+  const pattern = likePattern(search.text);
+  const matches = search.columns.map((c) => {
+    const expr = typeof c === 'string' ? sql.ref(c) : c;
+    // coalesce: a NULL column (e.g. no last name) simply does not match.
+    return sql<boolean>`lower(coalesce(${expr}, '')) like ${pattern} escape '\\'`;
+  });
+  return qb.where(sql<boolean>`(${sql.join(matches, sql` or `)})`);
+}
+
 /** The requested order, then the primary key so pages are stable. */
 export function applySorts<TB extends keyof Database, O>(
   qb: SelectQueryBuilder<Database, TB, O>,
@@ -76,7 +109,7 @@ export async function page<TB extends keyof Database, O>(
   params: ListParams,
   idColumn: string,
 ): Promise<{ rows: O[]; total: number }> {
-  const filtered = applyFilters(qb, params.filters);
+  const filtered = applySearch(applyFilters(qb, params.filters), params.search);
   const count = await filtered
     .clearSelect()
     .select(sql<number>`count(*)`.as('n'))
