@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { POWER_ACTIONS, type DaemonServer, type PowerAction, type SystemInfo } from '@talon/shared';
@@ -7,6 +6,8 @@ import type { ServerManager } from '../servers/manager.ts';
 import type { Server } from '../servers/server.ts';
 import type { Denylist } from '../ws/denylist.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
+import type { SystemInfoV2 } from '@talon/shared/wings/system-v2';
+import { systemInfo, systemInfoV2 } from './system-info.ts';
 import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
@@ -58,14 +59,12 @@ function background(req: FastifyRequest, what: string, p: Promise<unknown>): voi
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { config, manager } = deps;
 
-  app.get('/api/system', async (): Promise<SystemInfo> => ({
-    architecture: os.arch() === 'x64' ? 'amd64' : os.arch(),
-    cpu_count: os.cpus().length,
-    kernel_version: os.release(),
-    os: 'linux',
-    version: DAEMON_VERSION,
-    runtime: { ...deps.runtime },
-  }));
+  // `?v=2` is Wings' richer answer (total memory, the distribution's name); the panel's node health uses it.
+  app.get('/api/system', async (req): Promise<SystemInfo | SystemInfoV2> =>
+    (req.query as { v?: string }).v === '2'
+      ? systemInfoV2(DAEMON_VERSION)
+      : systemInfo(DAEMON_VERSION, deps.runtime),
+  );
 
   app.get('/api/servers', async () => manager.all().map((s) => serverDocument(s, config)));
 

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/**
+ * `GET /api/system?v=2` (Wings protocol §2.3): the node's version and host facts, with the total
+ * memory the plain answer lacks. Wings adds a `docker` block; our daemon runs no Docker and leaves
+ * it out (docs/compatibility.md), so it is optional here.
+ */
+export const systemInfoV2Schema = z.looseObject({
+  version: z.string(),
+  docker: z.looseObject({ version: z.string() }).optional(),
+  system: z.looseObject({
+    architecture: z.string(),
+    cpu_threads: z.number().int(),
+    memory_bytes: z.number().int(),
+    kernel_version: z.string(),
+    /** The distribution's PRETTY_NAME (e.g. `Debian GNU/Linux 12 (bookworm)`), not the Go OS name. */
+    os: z.string(),
+    os_type: z.string(),
+  }),
+});
+export type SystemInfoV2 = z.infer<typeof systemInfoV2Schema>;
