@@ -165,6 +165,16 @@ export interface NodesTable {
   updated_at: Timestamp;
 }
 
+/** Single-use node setup tokens (migration 0013); only the token's SHA-256 is kept. */
+export interface NodeSetupTokensTable {
+  id: Id;
+  node_id: number;
+  token_hash: string;
+  created_by: number | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
 export interface AllocationsTable {
   id: Id;
   node_id: number;
@@ -404,6 +414,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   locations: LocationsTable;
   nodes: NodesTable;
+  node_setup_tokens: NodeSetupTokensTable;
   allocations: AllocationsTable;
   nests: NestsTable;
   eggs: EggsTable;
