@@ -30,6 +30,25 @@ export class DatabaseHostError extends Error {
   }
 }
 
+/** Socket errors that mean the host could not be reached at all (both drivers report them as `code`). */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** The error for a host the panel could not reach, or null when `code` is not a reachability failure. */
+export function unreachable(host: HostCredentials, code: string | undefined): DatabaseHostError | null {
+  if (!code || !UNREACHABLE.has(code)) return null;
+  return new DatabaseHostError(
+    'unreachable',
+    `The database host ${host.host}:${host.port} could not be reached (${code}).`,
+  );
+}
+
 /** How long a host may take to accept a connection before it counts as unreachable. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 

@@ -6,16 +6,9 @@ import {
   type DatabaseOnHost,
   type EngineDriver,
   type HostCredentials,
+  unreachable,
 } from './engine.ts';
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
 /** Server errors that mean "the account may not do this" (1044 db access, 1142/1227 privileges, 1410 grant). */
 const PRIVILEGE = new Set([1044, 1142, 1227, 1410]);
 
@@ -31,12 +24,8 @@ function grantTarget(database: string): string {
 
 function classify(e: unknown, host: HostCredentials): DatabaseHostError {
   const err = e as { code?: string; errno?: number; message?: string };
-  if (err.code && UNREACHABLE.has(err.code)) {
-    return new DatabaseHostError(
-      'unreachable',
-      `The database host ${host.host}:${host.port} could not be reached (${err.code}).`,
-    );
-  }
+  const cannotReach = unreachable(host, err.code);
+  if (cannotReach) return cannotReach;
   if (err.errno === 1045 || err.errno === 1130) {
     return new DatabaseHostError(
       'access_denied',

@@ -7,26 +7,18 @@ import {
   type DatabaseOnHost,
   type EngineDriver,
   type HostCredentials,
+  unreachable,
 } from './engine.ts';
-
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
 
 function classify(e: unknown, host: HostCredentials): DatabaseHostError {
   const err = e as { code?: string; message?: string };
   const where = `${host.host}:${host.port}`;
-  if ((err.code && UNREACHABLE.has(err.code)) || /timeout/iu.test(err.message ?? '')) {
-    return new DatabaseHostError(
-      'unreachable',
-      `The database host ${where} could not be reached (${err.code ?? 'timeout'}).`,
-    );
-  }
+  // pg reports a connect timeout as a plain Error without a code.
+  const cannotReach = unreachable(
+    host,
+    /timeout/iu.test(err.message ?? '') ? (err.code ?? 'ETIMEDOUT') : err.code,
+  );
+  if (cannotReach) return cannotReach;
   if (err.code === '28P01' || err.code === '28000') {
     return new DatabaseHostError(
       'access_denied',
