@@ -27,6 +27,12 @@ export interface CgroupHandle {
   killAll(): Promise<void>;
   /** The processes in the group now. */
   pids(): Promise<number[]>;
+  /**
+   * New memory, swap and CPU limits for the running group (a build change the panel synced).
+   * `over-memory` when the group uses more memory than the new limit and the kernel cannot reclaim
+   * it (cgroup v1 refuses such a limit with EBUSY): the caller must end the process.
+   */
+  setLimits(limits: ResourceLimits): Promise<'applied' | 'over-memory'>;
   destroy(): Promise<void>;
 }
 
@@ -37,6 +43,18 @@ export interface CgroupSystem {
 
 async function writeIf(file: string, value: string): Promise<void> {
   if (existsSync(file)) await writeFile(file, value);
+}
+
+/** Writes an existing control file; EBUSY (a limit below what the group holds) is reported, not thrown. */
+async function writeBusy(file: string, value: string): Promise<'ok' | 'busy'> {
+  if (!existsSync(file)) return 'ok';
+  try {
+    await writeFile(file, value);
+    return 'ok';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EBUSY') return 'busy';
+    throw err;
+  }
 }
 
 async function readNum(file: string): Promise<number> {
@@ -142,6 +160,26 @@ export class V1 implements CgroupSystem {
         for (const d of unique) await killProcs(d);
       },
       pids: () => readProcs(dirs.memory),
+      setLimits: async (next) => {
+        const memory = path.join(dirs.memory, 'memory.limit_in_bytes');
+        const memsw = path.join(dirs.memory, 'memory.memsw.limit_in_bytes');
+        const mem = next.memoryBytes > 0 ? String(next.memoryBytes) : '-1';
+        const both =
+          next.memoryBytes > 0 && next.swapBytes >= 0 ? String(next.memoryBytes + next.swapBytes) : '-1';
+        // The kernel keeps memory ≤ memory+swap at every step: lower memory first, raise memsw first.
+        const lowering = next.memoryBytes > 0 && (await readNum(memory)) > next.memoryBytes;
+        if (lowering) {
+          if ((await writeBusy(memory, mem)) === 'busy') return 'over-memory';
+          if ((await writeBusy(memsw, both)) === 'busy') return 'over-memory';
+        } else {
+          if ((await writeBusy(memsw, both)) === 'busy') return 'over-memory';
+          if ((await writeBusy(memory, mem)) === 'busy') return 'over-memory';
+        }
+        const quota = next.cpuPercent > 0 ? String(next.cpuPercent * 1000) : '-1';
+        await writeFile(path.join(dirs.cpu, 'cpu.cfs_period_us'), '100000');
+        await writeFile(path.join(dirs.cpu, 'cpu.cfs_quota_us'), quota);
+        return 'applied';
+      },
       destroy: async () => {
         for (const d of unique) await removeDir(d);
       },
@@ -184,6 +222,19 @@ export class V2 implements CgroupSystem {
         await killProcs(dir);
       },
       pids: () => readProcs(dir),
+      setLimits: async (next) => {
+        // v2 takes any value: a memory.max below the usage makes the kernel reclaim, then OOM-kill.
+        await writeFile(path.join(dir, 'memory.max'), next.memoryBytes > 0 ? String(next.memoryBytes) : 'max');
+        await writeIf(
+          path.join(dir, 'memory.swap.max'),
+          next.memoryBytes > 0 && next.swapBytes >= 0 ? String(next.swapBytes) : 'max',
+        );
+        await writeFile(
+          path.join(dir, 'cpu.max'),
+          `${next.cpuPercent > 0 ? next.cpuPercent * 1000 : 'max'} 100000`,
+        );
+        return 'applied';
+      },
       destroy: () => removeDir(dir),
     };
   }

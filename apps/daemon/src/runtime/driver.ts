@@ -40,6 +40,11 @@ export interface RuntimeProcess {
   signal(signal: NodeJS.Signals): Promise<void>;
   /** SIGKILL everything belonging to this launch. */
   kill(): Promise<void>;
+  /**
+   * Apply new limits to the running launch (the panel changed the build). A process already using
+   * more memory than the new limit is killed, and its exit reports `oomKilled`.
+   */
+  setLimits(limits: ResourceLimits): Promise<void>;
   /** Cumulative CPU time (ns), current memory use and cumulative TCP bytes received/sent. */
   sample(): Promise<ProcessSample>;
 }

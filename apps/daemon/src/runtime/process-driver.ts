@@ -1,7 +1,13 @@
 import { spawn } from 'node:child_process';
 import { chmod, chown, mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { detectCgroups, type CgroupHandle, type CgroupMode, type CgroupSystem } from './cgroups.ts';
+import {
+  detectCgroups,
+  type CgroupHandle,
+  type CgroupMode,
+  type CgroupSystem,
+  type ResourceLimits,
+} from './cgroups.ts';
 import type {
   ExitInfo,
   LaunchSpec,
@@ -168,9 +174,13 @@ export class ProcessDriver implements RuntimeDriver {
 class Launched implements RuntimeProcess {
   readonly exited: Promise<ExitInfo>;
   private readonly listeners: ((chunk: Buffer) => void)[] = [];
-  private watchdogOom = false;
+  /** Killed by the daemon for using more memory than its limit (watchdog, or a lowered limit). */
+  private killedForMemory = false;
   private done = false;
   private readonly network = new NetworkCounter();
+  /** The limits in force: the launch's, then each set by `setLimits`. */
+  private limits: ResourceLimits;
+  private stopWatchdog: (() => void) | null = null;
 
   private constructor(
     private readonly child: ReturnType<typeof spawn>,
@@ -186,16 +196,14 @@ class Launched implements RuntimeProcess {
     child.stdout?.on('data', emit);
     child.stderr?.on('data', emit);
     child.stdin?.on('error', () => undefined); // writes after exit must not crash the daemon
-    // The watchdog stands in for cgroups, and only when there is a limit to enforce.
-    const { memoryBytes, pids } = spec.limits;
-    const watched = !group && (memoryBytes > 0 || pids > 0);
-    const stopWatchdog = watched ? ticker.every(WATCHDOG_MS, () => void this.watch()) : null;
+    this.limits = spec.limits;
+    this.watchIfLimited();
     this.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.done = true;
-        stopWatchdog?.();
+        this.stopWatchdog?.();
         void (async () => {
-          const oom = this.watchdogOom || ((await group?.oomKilled()) ?? false);
+          const oom = this.killedForMemory || ((await group?.oomKilled()) ?? false);
           // Nothing may outlive the launch: kill strays, wait for the pipes, drop the cgroup.
           await group?.killAll();
           await waitClosed(child, 2000);
@@ -256,6 +264,32 @@ class Launched implements RuntimeProcess {
     for (const p of await processTree(this.pid)) safeKill(p.pid, 'SIGKILL');
   }
 
+  async setLimits(limits: ResourceLimits): Promise<void> {
+    if (this.done) return;
+    this.limits = limits;
+    if (this.group) {
+      if ((await this.group.setLimits(limits)) === 'over-memory') {
+        this.killedForMemory = true;
+        await this.kill();
+      }
+      return;
+    }
+    this.watchIfLimited();
+    // Judge the tree against the new limits now rather than at the next tick.
+    await this.watch();
+  }
+
+  /** The watchdog stands in for cgroups, and only while there is a limit to enforce. */
+  private watchIfLimited(): void {
+    const { memoryBytes, pids } = this.limits;
+    const watched = !this.group && !this.done && (memoryBytes > 0 || pids > 0);
+    if (watched && !this.stopWatchdog) this.stopWatchdog = ticker.every(WATCHDOG_MS, () => void this.watch());
+    if (!watched && this.stopWatchdog) {
+      this.stopWatchdog();
+      this.stopWatchdog = null;
+    }
+  }
+
   async sample(): Promise<ProcessSample> {
     let usage: { cpuNs: number; memoryBytes: number };
     let pids: number[];
@@ -279,9 +313,9 @@ class Launched implements RuntimeProcess {
     if (this.done) return;
     const tree = (await this.procs.read()).tree(this.pid);
     const mem = tree.reduce((n, p) => n + p.rssPages * PAGE_SIZE, 0);
-    const { memoryBytes, pids } = this.spec.limits;
+    const { memoryBytes, pids } = this.limits;
     if ((memoryBytes > 0 && mem > memoryBytes) || (pids > 0 && tree.length > pids)) {
-      this.watchdogOom = memoryBytes > 0 && mem > memoryBytes;
+      this.killedForMemory = memoryBytes > 0 && mem > memoryBytes;
       await this.kill();
     }
   }

@@ -8,6 +8,7 @@ import { DiskUsage } from '../fs/disk-usage.ts';
 import { Jail } from '../fs/jail.ts';
 import { assertUuid } from '../fs/paths.ts';
 import type { RemoteClient } from '../panel/client.ts';
+import type { ResourceLimits } from '../runtime/cgroups.ts';
 import type { ExitInfo, RuntimeDriver, RuntimeProcess } from '../runtime/driver.ts';
 import { ticker } from '../runtime/ticker.ts';
 import {
@@ -147,13 +148,37 @@ export class Server {
     this.deps.onStateChange(this);
   }
 
-  /** Re-download this server's configuration from the panel. */
+  /** The limits a launch of this server gets from its build (memory and swap in MiB on the wire). */
+  private launchLimits(): ResourceLimits {
+    const build = this.config.settings.build;
+    return {
+      memoryBytes: this.memoryLimitBytes,
+      swapBytes: build.swap < 0 ? -1 : build.swap * 1024 * 1024,
+      pids: this.deps.config.runtime.pid_limit,
+      cpuPercent: build.cpu_limit,
+    };
+  }
+
+  /**
+   * Re-download this server's configuration from the panel. A running process gets the new limits
+   * at once (Wings updates the container's resources the same way): one now using more memory than
+   * its new limit is killed, and its exit says why.
+   */
   async sync(): Promise<void> {
+    const before = this.launchLimits();
     this.config = await this.deps.remote.getServer(this.uuid);
-    if (this.suspended && this.proc) {
+    const proc = this.proc;
+    if (this.suspended && proc) {
       void this.stopWithin(60_000).catch((err: Error) =>
         this.deps.log.warn({ err, server: this.uuid }, 'stop on suspend'),
       );
+      return;
+    }
+    const after = this.launchLimits();
+    if (proc && JSON.stringify(after) !== JSON.stringify(before)) {
+      this.deps.log.info({ server: this.uuid, limits: after }, 'applying new limits to the running server');
+      await proc.setLimits(after);
+      if (this.proc === proc) this.bus.emit('stats', this.stats());
     }
   }
 
@@ -232,7 +257,6 @@ export class Server {
     const command = substituteStartup(this.config.settings.invocation, env, this.config.settings, (p) =>
       this.deps.log.warn({ server: this.uuid, placeholder: p }, 'unknown placeholder in the startup command'),
     );
-    const build = this.config.settings.build;
     let proc: RuntimeProcess;
     try {
       proc = await driver.launch({
@@ -241,12 +265,7 @@ export class Server {
         serverDir: this.dir,
         argv: ['/bin/sh', '-c', command],
         env,
-        limits: {
-          memoryBytes: this.memoryLimitBytes,
-          swapBytes: build.swap < 0 ? -1 : build.swap * 1024 * 1024,
-          pids: config.runtime.pid_limit,
-          cpuPercent: build.cpu_limit,
-        },
+        limits: this.launchLimits(),
       });
     } catch (err) {
       // Through `stopping` so the failed start is not mistaken for a crash.
@@ -305,6 +324,14 @@ export class Server {
     this.setState('offline');
     for (const w of this.exitWaiters.splice(0)) w();
     this.deps.log.info({ server: this.uuid, exit: info }, 'server process exited');
+    if (info.oomKilled && !this.deleted) {
+      const limit = this.config.settings.build.memory_limit;
+      this.notice(
+        limit > 0
+          ? `The server was stopped because it needed more memory than its limit of ${limit} MiB.`
+          : 'The server was stopped because it ran out of memory.',
+      );
+    }
     if (!wasStopping && !this.deleted) void this.handleCrash(info);
   }
 
