@@ -34,7 +34,11 @@ import { applicationAllocationRoutes } from './modules/nodes/allocations.routes.
 import { applicationNodeRoutes } from './modules/nodes/nodes.routes.ts';
 import { applicationUserRoutes } from './modules/users/users.application.routes.ts';
 import { remoteRoutes } from './remote/remote.routes.ts';
+import { nodeSetupRemoteRoutes } from './remote/node-setup.routes.ts';
 import { webRoutes } from './web/shell.ts';
+import { applicationSettingsRoutes } from './modules/settings/settings.routes.ts';
+import { applicationApiKeyRoutes } from './modules/api-keys/api-keys.application.routes.ts';
+import { applicationOverviewRoutes } from './modules/overview/overview.routes.ts';
 
 export interface BuildOptions {
   /** folder of the built web app (tests point elsewhere) */
@@ -89,8 +93,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // (Synchronous hooks: this runs on every request, and an async hook costs a promise each time.)
   app.addHook('preValidation', (req, _reply, done) => {
     if (Object.keys(req.query as object).length > 0) req.query = normalizeInput(req.query);
-    // Raw bodies (file writes) are Buffers and stay as sent.
-    if (typeof req.body === 'object' && req.body !== null && !Buffer.isBuffer(req.body))
+    // Raw bodies (file writes) are Buffers and stay as sent; so do the bodies of routes declaring
+    // `config.rawStrings` (egg files and edits: install scripts are kept byte for byte).
+    const rawStrings = (req.routeOptions.config as { rawStrings?: boolean } | undefined)?.rawStrings === true;
+    if (typeof req.body === 'object' && req.body !== null && !Buffer.isBuffer(req.body) && !rawStrings)
       req.body = normalizeInput(req.body);
     done();
   });
@@ -141,6 +147,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationServerRoutes(application, ctx);
     applicationNestRoutes(application, ctx);
     applicationDatabaseRoutes(application, ctx);
+    applicationSettingsRoutes(application, ctx);
+    applicationApiKeyRoutes(application, ctx);
+    applicationOverviewRoutes(application, ctx);
     // Last: unknown application routes (or known ones with another method: 405) are answered after
     // authentication, so the API's shape is not revealed to callers without a key.
     application.all('/api/application/*', { config: { acl: 'none' } }, async (req) => {
@@ -148,6 +157,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     });
   });
 
+  // Apart from the node-token scope: a setup token is the only credential of a daemon being set up.
+  await app.register(async (setup) => nodeSetupRemoteRoutes(setup, ctx));
   await app.register(async (remote) => remoteRoutes(remote, ctx));
 
   await webRoutes(app, ctx, routeMiss, opts.webDist);

@@ -28,6 +28,8 @@ export type DaemonServerState = DaemonServer;
 export type { DaemonFileObject, PowerAction };
 
 const TIMEOUT_MS = 15_000;
+/** The message of the error a request ends with when the daemon stays silent too long. */
+export const TIMED_OUT = 'timed out';
 /** Archive creation and extraction may take long (reference §3.3 "Files"). */
 const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
 
@@ -36,7 +38,7 @@ interface Payload {
   data: Buffer | string;
 }
 
-interface DaemonResponse {
+export interface DaemonResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
@@ -121,6 +123,8 @@ export class DaemonClient {
     payload: Payload | undefined,
     timeoutMs: number,
     limit = Infinity,
+    /** A new connection instead of a kept-alive one (health checks: a stale socket is no answer). */
+    fresh = false,
   ) {
     const url = new URL(path, nodeUrl(node));
     const secure = url.protocol === 'https:';
@@ -130,7 +134,7 @@ export class DaemonClient {
         url,
         {
           method,
-          agent: secure ? this.agents.https : this.agents.http,
+          agent: fresh ? false : secure ? this.agents.https : this.agents.http,
           timeout: timeoutMs,
           headers: {
             authorization: `Bearer ${this.token(node)}`,
@@ -161,7 +165,7 @@ export class DaemonClient {
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error('timed out')));
+      req.on('timeout', () => req.destroy(new Error(TIMED_OUT)));
       req.on('error', reject);
       req.end(payload?.data);
     });
@@ -225,6 +229,14 @@ export class DaemonClient {
   close(): void {
     this.agents.http.destroy();
     this.agents.https.destroy();
+  }
+
+  /**
+   * `GET /api/system?v=2` as it came back, for node health (daemon-client/node-health.ts): no
+   * status mapping, and network failures rejected with the socket's own error (its `code`).
+   */
+  systemProbe(node: Node, timeoutMs: number): Promise<DaemonResponse> {
+    return this.send(node, 'GET', '/api/system?v=2', undefined, timeoutMs, 1024 * 1024, true);
   }
 
   async system(node: Node): Promise<SystemInfo> {
