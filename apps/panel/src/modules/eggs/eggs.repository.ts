@@ -1,5 +1,14 @@
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, Egg, EggVariable, EggVariablesTable, EggsTable, Nest } from '../../db/types.ts';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type {
+  Database,
+  Egg,
+  EggVariable,
+  EggVariablesTable,
+  EggsTable,
+  Nest,
+  NestsTable,
+} from '../../db/types.ts';
+import { page, type ListParams } from '../application/listing.ts';
 
 export class EggsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -21,6 +30,73 @@ export class EggsRepository {
       .limit(limit)
       .execute();
     return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  /** The application list (search, sort: listing.ts). */
+  pageNests(params: ListParams): Promise<{ rows: Nest[]; total: number }> {
+    return page(this.db.selectFrom('nests').selectAll(), params, 'nests.id');
+  }
+
+  async updateNest(id: number, changes: Updateable<NestsTable>): Promise<void> {
+    await this.db.updateTable('nests').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteNest(id: number): Promise<void> {
+    await this.db.deleteFrom('nests').where('id', '=', id).execute();
+  }
+
+  async nestHasEggs(nestId: number): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('eggs').select('id').where('nest_id', '=', nestId).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
+  async updateEgg(id: number, changes: Updateable<EggsTable>): Promise<void> {
+    await this.db.updateTable('eggs').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Deletes an egg; its variables (and the servers' values of them) go with it (foreign keys cascade). */
+  async deleteEgg(id: number): Promise<void> {
+    await this.db.deleteFrom('eggs').where('id', '=', id).execute();
+  }
+
+  async eggHasServers(eggId: number): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('servers').select('id').where('egg_id', '=', eggId).executeTakeFirst()) !==
+      undefined
+    );
+  }
+
+  /** Eggs that copy their configuration or install script from this one. */
+  async eggHasChildren(eggId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('eggs')
+      .select('id')
+      .where((eb) => eb.or([eb('config_from', '=', eggId), eb('copy_script_from', '=', eggId)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  findVariable(eggId: number, id: number): Promise<EggVariable | undefined> {
+    return this.db
+      .selectFrom('egg_variables')
+      .selectAll()
+      .where('egg_id', '=', eggId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  insertVariable(row: Insertable<EggVariablesTable>): Promise<EggVariable> {
+    return this.db.insertInto('egg_variables').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async updateVariable(id: number, changes: Updateable<EggVariablesTable>): Promise<void> {
+    await this.db.updateTable('egg_variables').set(changes).where('id', '=', id).execute();
+  }
+
+  async deleteVariable(id: number): Promise<void> {
+    await this.db.deleteFrom('egg_variables').where('id', '=', id).execute();
   }
 
   eggsOfNests(nestIds: number[]): Promise<Egg[]> {

@@ -1,41 +1,77 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatEggError } from '@talon/shared';
 import type { AppContext } from '../../context.ts';
-import { requireActor } from '../../http/context.ts';
-import { item, list, pageRequest, paginated, requestUrl } from '../../http/envelope.ts';
+import { activityActor, requireActor } from '../../http/context.ts';
+import { item, list, paginated, requestUrl } from '../../http/envelope.ts';
 import { errors, ValidationFailed } from '../../http/errors.ts';
 import { acl } from '../application/acl.ts';
 import { Includes } from '../application/includes.ts';
-import { pathId } from '../application/urls.ts';
+import { listParams, type ListSpec } from '../application/listing.ts';
+import { pathId, resourceMeta } from '../application/urls.ts';
+import { applicationEggRoutes } from './eggs.application.routes.ts';
 import { presentEggs, presentNests } from './eggs.includes.ts';
 import { EggImportError } from './eggs.service.ts';
+import { NestsService } from './nests.service.ts';
 
 type NestRoute = { Params: { nest: string } };
 type EggRoute = { Params: { nest: string; egg: string } };
 
-/** /api/application/nests and their eggs (reference §5.7). */
+// The reference's nest list has no filters or sorts; `search` (name, description) is our extension.
+const LIST: ListSpec = { filters: {}, sorts: {}, search: ['name', 'description'] };
+
+/**
+ * An import body is the egg file itself (JSON, or text: JSON or YAML), or `{ egg: <file text or
+ * object> }` as the admin screen sends it. A real egg file always has `meta`, so a body with `egg`
+ * and no `meta` is the wrapper.
+ */
+export function importedFile(body: unknown): unknown {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'egg' in body && !('meta' in body))
+    return body.egg;
+  return body;
+}
+
+/** /api/application/nests and their eggs (reference §5.7), with our write extensions (docs/api.md). */
 export function applicationNestRoutes(app: FastifyInstance, ctx: AppContext) {
   const repo = ctx.repositories.eggs;
+  const nests = new NestsService(repo, ctx.services.activity);
   const sources = { ...ctx.repositories, includedServers: ctx.services.includedServers };
   const includesOf = (req: FastifyRequest) =>
     Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));
+  const presentNest = async (req: FastifyRequest, nest: Awaited<ReturnType<typeof nests.get>>) =>
+    (await presentNests(sources, [nest], includesOf(req)))[0];
 
-  const nestOf = async (id: string) => {
-    const nest = await repo.findNest(pathId(id));
-    if (!nest) throw errors.notFound();
-    return nest;
-  };
+  const nestOf = (id: string) => nests.get(pathId(id));
 
   app.get('/api/application/nests', acl('r_nests'), async (req) => {
-    const page = pageRequest(req.query as Record<string, unknown>, { perPage: 50 });
-    const { rows, total } = await repo.listNests((page.page - 1) * page.perPage, page.perPage);
+    const params = listParams(req.query as Record<string, unknown>, LIST);
+    const { rows, total } = await nests.list(params);
     const data = await presentNests(sources, rows, includesOf(req));
-    return paginated('nest', data, total, page, requestUrl(req), false);
+    return paginated('nest', data, total, params.page, requestUrl(req), false);
   });
 
-  app.get<NestRoute>('/api/application/nests/:nest', acl('r_nests'), async (req) => {
-    const [data] = await presentNests(sources, [await nestOf(req.params.nest)], includesOf(req));
-    return item('nest', data);
+  app.get<NestRoute>('/api/application/nests/:nest', acl('r_nests'), async (req) =>
+    item('nest', await presentNest(req, await nestOf(req.params.nest))),
+  );
+
+  app.post('/api/application/nests', acl('r_nests'), async (req, reply) => {
+    const nest = await nests.create(req.body, activityActor(req));
+    return reply
+      .code(201)
+      .send(
+        item('nest', await presentNest(req, nest), resourceMeta(req, `/api/application/nests/${nest.id}`)),
+      );
+  });
+
+  app.patch<NestRoute>('/api/application/nests/:nest', acl('r_nests'), async (req) =>
+    item(
+      'nest',
+      await presentNest(req, await nests.update(pathId(req.params.nest), req.body, activityActor(req))),
+    ),
+  );
+
+  app.delete<NestRoute>('/api/application/nests/:nest', acl('r_nests'), async (req, reply) => {
+    await nests.delete(pathId(req.params.nest), activityActor(req));
+    return reply.code(204).send();
   });
 
   app.get<NestRoute>('/api/application/nests/:nest/eggs', acl('r_eggs'), async (req) => {
@@ -54,15 +90,18 @@ export function applicationNestRoutes(app: FastifyInstance, ctx: AppContext) {
 
   /**
    * Our extension (issue 17; the reference has no egg import route, Pelican has one): the body is an
-   * egg file, as JSON or as text (JSON or YAML, `Content-Type: text/plain`). An egg of the same uuid
-   * or name in the nest is updated in place. 200 with the egg and `meta` { action, matched,
-   * warnings }; 422 with one error per problem (`source_field` = the path in the file).
+   * egg file, as JSON or as text (JSON or YAML, `Content-Type: text/plain`), or `{ egg: … }`
+   * ({@link importedFile}). An egg of the same uuid or name in the nest is updated in place. 200 with
+   * the egg and `meta` { action, matched, warnings }; 422 with one error per problem (`source_field` =
+   * the path in the file).
    */
-  app.post<NestRoute>('/api/application/nests/:nest/eggs/import', acl('r_eggs'), async (req) => {
+  // rawStrings: a file sent as a JSON object keeps its install script byte for byte (app.ts).
+  const importOptions = { config: { ...acl('r_eggs').config, rawStrings: true } };
+  app.post<NestRoute>('/api/application/nests/:nest/eggs/import', importOptions, async (req) => {
     const nest = await nestOf(req.params.nest);
     let outcome;
     try {
-      outcome = await ctx.services.eggs.importFile(req.body, nest.id);
+      outcome = await ctx.services.eggs.importFile(importedFile(req.body), nest.id);
     } catch (e) {
       if (!(e instanceof EggImportError)) throw e;
       throw new ValidationFailed(
@@ -76,4 +115,6 @@ export function applicationNestRoutes(app: FastifyInstance, ctx: AppContext) {
       warnings: outcome.warnings,
     });
   });
+
+  applicationEggRoutes(app, ctx, nestOf);
 }
