@@ -3,6 +3,17 @@ import { prettyDestination, wantsPrettyLogs } from '@talon/shared/logging/pretty
 import { ConfigError, configPathFromArgs, loadConfigFile } from './config/config.ts';
 import { buildDaemon } from './daemon.ts';
 import { logFatalErrors } from './fatal-errors.ts';
+import { configure } from './configure.ts';
+
+const DAEMON_USAGE = `Usage: npm run daemon -- [--config PATH]
+       npm run -s daemon -- configure --panel-url URL --token TOKEN [--config PATH]
+
+Without a command: run the node daemon with its configuration file (--config, else
+$TALON_DAEMON_CONFIG, else /etc/talon/daemon.json). \`configure\` writes that file from a setup token
+made on the node's page of the panel's admin area (configure --help says more).
+
+Example:
+  npm run daemon -- --config /etc/talon/daemon.json`;
 
 /**
  * `tsx apps/daemon/src/main.ts --config <file>` (or TALON_DAEMON_CONFIG): load the config, load the
@@ -54,15 +65,33 @@ async function main(log: Logger): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-// LOG_LEVEL overrides the config's `debug` (the panel passes its own level to the local daemon).
-const log = pino(
-  { level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } },
-  wantsPrettyLogs(process.env.LOG_FORMAT, process.stdout.isTTY)
-    ? prettyDestination((text) => process.stdout.write(text))
-    : undefined,
-);
-logFatalErrors(log);
-main(log).catch((err: unknown) => {
-  log.fatal({ err }, 'daemon failed to start');
-  process.exit(1);
-});
+const args = process.argv.slice(2);
+if (args[0] === 'configure') {
+  // `configure --panel-url … --token …`: write the config file from a setup token, then exit.
+  configure(args.slice(1), process.env).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+} else if (args.includes('--help') || args.includes('-h')) {
+  console.log(DAEMON_USAGE);
+} else {
+  startDaemon();
+}
+
+function startDaemon(): void {
+  // LOG_LEVEL overrides the config's `debug` (the panel passes its own level to the local daemon).
+  const log = pino(
+    { level: process.env.LOG_LEVEL ?? 'info', base: { svc: 'daemon' } },
+    wantsPrettyLogs(process.env.LOG_FORMAT, process.stdout.isTTY)
+      ? prettyDestination((text) => process.stdout.write(text))
+      : undefined,
+  );
+  logFatalErrors(log);
+  main(log).catch((err: unknown) => {
+    log.fatal({ err }, 'daemon failed to start');
+    process.exit(1);
+  });
+}
