@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated, requestUrl } from '../../http/envelope.ts';
-import { errors } from '../../http/errors.ts';
+import { errors, ValidationFailed } from '../../http/errors.ts';
 import type { Server } from '../../db/types.ts';
 import { acl } from '../application/acl.ts';
 import { Includes } from '../application/includes.ts';
@@ -10,7 +11,8 @@ import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId } from '../application/urls.ts';
 import { presentServers } from './servers.application.includes.ts';
 
-const LIST: ListSpec = {
+/** Filters, sorts and search of GET /api/application/servers. */
+export const APPLICATION_SERVER_LIST: ListSpec = {
   filters: {
     uuid: { column: 'uuid' },
     uuidShort: { column: 'uuid_short' },
@@ -18,9 +20,39 @@ const LIST: ListSpec = {
     description: { column: 'description' },
     image: { column: 'image' },
     external_id: { column: 'external_id' },
+    // Extensions for the admin screens (docs/api.md): exact ids, and the status (`none` = no status).
+    owner_id: { column: 'owner_id', exact: true, integer: true },
+    node_id: { column: 'node_id', exact: true, integer: true },
+    status: { column: 'status', exact: true },
   },
-  sorts: { id: 'id', uuid: 'uuid' },
+  // Extension sorts: name and created_at.
+  sorts: { id: 'id', uuid: 'uuid', name: 'name', created_at: 'created_at' },
+  // Extension `search`: the server's own text and its owner's username and email, matched in the
+  // list's query itself (correlated subqueries), not in a lookup of its own.
+  search: [
+    'servers.name',
+    'servers.uuid_short',
+    'servers.uuid',
+    'servers.description',
+    'servers.external_id',
+    sql`(select u.username from users u where u.id = servers.owner_id)`,
+    sql`(select u.email from users u where u.id = servers.owner_id)`,
+  ],
 };
+
+/** The reference validates `search` (a string of at most 100 characters) before ignoring it. */
+function checkSearch(query: Record<string, unknown>): void {
+  const search = query.search;
+  if (search === undefined) return;
+  if (typeof search !== 'string') {
+    throw new ValidationFailed([{ field: 'search', rule: 'string', detail: 'The search must be a string.' }]);
+  }
+  if (search.length > 100) {
+    throw new ValidationFailed([
+      { field: 'search', rule: 'max', detail: 'The search may not be greater than 100 characters.' },
+    ]);
+  }
+}
 
 type IdRoute = { Params: { id: string } };
 type IdRequest = FastifyRequest<IdRoute>;
@@ -41,7 +73,9 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
   const byId = (req: IdRequest) => services.serverManagement.get(pathId(req.params.id));
 
   app.get('/api/application/servers', declared, async (req) => {
-    const params = listParams(req.query as Record<string, unknown>, LIST);
+    const query = req.query as Record<string, unknown>;
+    checkSearch(query);
+    const params = listParams(query, APPLICATION_SERVER_LIST);
     const { rows, total } = await repositories.servers.applicationList(params);
     const data = await presentAll(req, rows);
     return paginated('server', data, total, params.page, requestUrl(req), false);

@@ -66,9 +66,19 @@ export class ServersRepository {
     return this.db.selectFrom('servers').selectAll().where('external_id', '=', externalId).executeTakeFirst();
   }
 
-  /** The application API list: filters, sorts and a page (reference §1.5). */
+  /**
+   * The application API list: filters, search, sorts and a page (reference §1.5). `filter[status]`
+   * is exact, with `none` meaning no status (installed, not suspended).
+   */
   applicationList(params: ListParams): Promise<{ rows: Server[]; total: number }> {
-    return page(this.db.selectFrom('servers').selectAll(), params, 'id');
+    const status = params.filters.find((f) => f.column === 'status');
+    let q = this.db.selectFrom('servers').selectAll();
+    if (status) {
+      q = q.where((eb) =>
+        eb.or(status.values.map((v) => (v === 'none' ? eb('status', 'is', null) : eb('status', '=', v)))),
+      );
+    }
+    return page(q, { ...params, filters: params.filters.filter((f) => f !== status) }, 'id');
   }
 
   findById(id: number): Promise<Server | undefined> {
