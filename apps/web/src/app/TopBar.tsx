@@ -68,10 +68,14 @@ export function TopBar() {
             <span className="sr-only md:not-sr-only">{t('nav.account')}</span>
           </NavLink>
           {rootAdmin && (
-            <a href="/admin" className={ITEM} title={t('nav.admin')}>
+            <NavLink
+              to="/admin"
+              className={({ isActive }) => `${ITEM} ${isActive ? 'bg-zinc-800 text-white' : ''}`}
+              title={t('nav.admin')}
+            >
               <ShieldIcon />
               <span className="sr-only md:not-sr-only">{t('nav.admin')}</span>
-            </a>
+            </NavLink>
           )}
           <button type="button" className={ITEM} onClick={onLogout} title={t('nav.logout')}>
             <LogoutIcon />

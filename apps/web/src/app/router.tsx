@@ -16,6 +16,7 @@ const account = () => import('../features/account/index.ts');
 const dashboard = () => import('../features/dashboard/index.ts');
 const shell = () => import('./shell.ts');
 const server = () => import('../features/server/index.ts');
+const admin = () => import('../features/admin/index.ts');
 
 export const routes: RouteObject[] = [
   {
@@ -53,6 +54,7 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'server/:id/*', lazy: area(server, (m) => m.ServerArea) },
+          { path: 'admin/*', lazy: area(admin, (m) => m.AdminArea) },
           { path: '*', lazy: area(shell, (m) => m.SignedInNotFound) },
         ],
       },

@@ -13,6 +13,7 @@ export const NAMESPACES = [
   'network',
   'users',
   'activity',
+  'admin',
 ] as const;
 
 function browserDeps(): LoaderDeps {

@@ -10,6 +10,7 @@ import startup from '../../locales/en/startup.json';
 import network from '../../locales/en/network.json';
 import users from '../../locales/en/users.json';
 import activity from '../../locales/en/activity.json';
+import admin from '../../locales/en/admin.json';
 
 /** Component tests use the real English files, loaded synchronously. */
 export function initTestI18n(): void {
@@ -17,7 +18,7 @@ export function initTestI18n(): void {
   void i18next.use(initReactI18next).init({
     lng: 'en',
     fallbackLng: 'en',
-    resources: { en: { common, auth, account, dashboard, server, startup, files, network, users, activity } },
+    resources: { en: { common, auth, account, dashboard, server, startup, files, network, users, activity, admin } },
     defaultNS: 'common',
     keySeparator: '.',
     interpolation: { escapeValue: false },

@@ -1,0 +1,74 @@
+import { useState, type ReactNode } from 'react';
+import { httpErrorToHuman } from '../../../api/errors.ts';
+import { Button, type ButtonProps } from '../../../components/Button.tsx';
+import { ConfirmationModal } from '../../../components/ConfirmationModal.tsx';
+import { MessageBox } from '../../../components/MessageBox.tsx';
+
+/**
+ * A button that asks first. `onConfirm` runs when confirmed; while it runs the dialog shows a
+ * spinner and cannot be dismissed; if it fails the dialog stays open and says why in words.
+ */
+export function ConfirmAction({
+  label,
+  title,
+  confirmLabel,
+  message,
+  onConfirm,
+  variant = 'danger',
+  disabled,
+  className,
+}: {
+  label: ReactNode;
+  title: string;
+  confirmLabel: string;
+  message: ReactNode;
+  onConfirm: () => Promise<unknown>;
+  variant?: ButtonProps['variant'];
+  disabled?: boolean;
+  className?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const confirm = () => {
+    setBusy(true);
+    setError(null);
+    onConfirm().then(
+      () => {
+        setBusy(false);
+        setOpen(false);
+      },
+      (cause: unknown) => {
+        setBusy(false);
+        setError(httpErrorToHuman(cause));
+      },
+    );
+  };
+
+  return (
+    <>
+      <Button variant={variant} disabled={disabled} className={className} onClick={() => setOpen(true)}>
+        {label}
+      </Button>
+      <ConfirmationModal
+        visible={open}
+        title={title}
+        buttonText={confirmLabel}
+        busy={busy}
+        onConfirmed={confirm}
+        onDismissed={() => {
+          setOpen(false);
+          setError(null);
+        }}
+      >
+        {message}
+        {error && (
+          <span className="mt-4 block">
+            <MessageBox type="error">{error}</MessageBox>
+          </span>
+        )}
+      </ConfirmationModal>
+    </>
+  );
+}

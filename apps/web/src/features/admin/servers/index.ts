@@ -1,0 +1,35 @@
+import type { RouteObject } from 'react-router';
+import { ServersListPage } from './ServersListPage.tsx';
+import { ServerViewLayout } from './ServerViewLayout.tsx';
+import {
+  NewServerPage,
+  ServerAboutTab,
+  ServerBuildTab,
+  ServerDatabasesTab,
+  ServerDetailsTab,
+  ServerManageTab,
+  ServerStartupTab,
+} from './ServerTabs.tsx';
+
+/**
+ * /admin/servers/* (this area's author owns this file). The WHMCS module and the server area link
+ * to /admin/servers/view/<id>.
+ */
+export const serversRoutes: RouteObject[] = [
+  { index: true, Component: ServersListPage },
+  { path: 'new', Component: NewServerPage },
+  {
+    path: 'view/:id',
+    Component: ServerViewLayout,
+    children: [
+      { index: true, Component: ServerAboutTab },
+      { path: 'details', Component: ServerDetailsTab },
+      { path: 'build', Component: ServerBuildTab },
+      { path: 'startup', Component: ServerStartupTab },
+      { path: 'databases', Component: ServerDatabasesTab },
+      { path: 'manage', Component: ServerManageTab },
+    ],
+  },
+];
+
+export { ServersListPage, ServerViewLayout };
