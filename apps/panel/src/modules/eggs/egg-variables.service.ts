@@ -27,7 +27,7 @@ function fileWith(variable: Record<string, unknown>) {
     author: 'check@talon.invalid',
     docker_images: { Main: 'example/check' },
     startup: 'run',
-    config: { files: '{}', startup: '{}', logs: '{}', stop: 'stop' },
+    config: { files: '{}', startup: '{"done": "ready"}', logs: '{}', stop: 'stop' },
     scripts: { installation: { script: '', container: 'example/check', entrypoint: 'bash' } },
     variables: [variable],
   };
