@@ -89,7 +89,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerFileRoutes(app, config, withServer);
   registerFileOperationRoutes(app, config, withServer);
   registerPullRoutes(app, config, withServer);
-  registerSignedUrlRoutes(app, config, manager, deps.activity);
+  registerSignedUrlRoutes(app, config, manager, deps.activity, deps.denylist);
   registerBackupRoutes(
     app,
     { config, remote: deps.remote, log: deps.log.child({ svc: 'backups' }) },

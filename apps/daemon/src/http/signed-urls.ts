@@ -11,6 +11,7 @@ import type { Server } from '../servers/server.ts';
 import { contentDisposition, query } from './files.ts';
 import { UPLOAD, receiveUploads } from './multipart-upload.ts';
 import { insideSignedScope, signedUrlFiles } from './signed-url-scope.ts';
+import type { Denylist } from '../ws/denylist.ts';
 import { JwtError, verifyHs256Payload } from '../ws/jwt.ts';
 import { sendBackup } from '../backups/download.ts';
 
@@ -74,6 +75,8 @@ export function registerSignedUrlRoutes(
   config: DaemonConfig,
   manager: ServerManager,
   activity: ActivityBatch,
+  /** revoked users' URLs are refused like invalid ones (the panel denies their jti) */
+  denylist?: Denylist,
 ): void {
   const used = new UsedTokens();
 
@@ -86,6 +89,10 @@ export function registerSignedUrlRoutes(
       claims = await verifySignedToken(query(req, 'token'), config.token);
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
+      void reply.code(403).send({ error: SIGNED.invalidToken });
+      return null;
+    }
+    if (denylist?.isRevoked(claims)) {
       void reply.code(403).send({ error: SIGNED.invalidToken });
       return null;
     }

@@ -111,6 +111,16 @@ describe('JWT and denylist', () => {
     expect(d.isDenied({ iat: 21, jti: 'j' })).toBe(false);
     expect(d.isDenied({ iat: 15, jti: 'other' })).toBe(false);
   });
+  it('revokes signed URLs only by a denial of their jti (no boot rule, as Wings has none for them)', () => {
+    const d = new Denylist(10_500);
+    expect(d.isRevoked({ iat: 9, jti: 'j' })).toBe(false);
+    expect(d.isRevoked({})).toBe(false);
+    d.deny(['j'], 20_300);
+    expect(d.isRevoked({ iat: 20, jti: 'j' })).toBe(true);
+    expect(d.isRevoked({ jti: 'j' })).toBe(true);
+    expect(d.isRevoked({ iat: 21, jti: 'j' })).toBe(false);
+    expect(d.isRevoked({ iat: 15, jti: 'other' })).toBe(false);
+  });
 });
 
 describe('config', () => {

@@ -21,6 +21,17 @@ export class Denylist {
     this.version++;
   }
 
+  /**
+   * Signed URLs (download, upload): only a denial counts — their jti denied at or after their issue.
+   * Wings does not check these at all; the panel denies a user's jti when they lose the server, and
+   * a 15-minute URL handed out before must stop working too.
+   */
+  isRevoked(claims: { iat?: number; jti?: string }): boolean {
+    const at = claims.jti === undefined ? undefined : this.denied.get(claims.jti);
+    if (at === undefined) return false;
+    return claims.iat === undefined || claims.iat <= Math.floor(at / 1000);
+  }
+
   isDenied(claims: { iat?: number; jti?: string }): boolean {
     if (claims.iat === undefined) return true;
     if (claims.iat < this.bootSecond) return true;

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Egg, User } from '../../db/types.ts';
 import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
@@ -253,6 +255,54 @@ describe('a server from create to stop, through the panel and a real daemon', ()
     socket.close();
     // The previous owner no longer sees the server at all.
     expect((await client.get(`/api/client/servers/${identifier}`)).status).toBe(404);
+  });
+
+  it("refuses the previous owner's unused download and upload URLs; the new owner connects and downloads", async () => {
+    const { internalId, identifier } = await installedServer('Sold with its files');
+    const download = await client.get(`/api/client/servers/${identifier}/files/download?file=server.js`);
+    const upload = await client.get(`/api/client/servers/${identifier}/files/upload`);
+    expect([download.status, upload.status]).toEqual([200, 200]);
+
+    const heir = await panel.createUser({ password: 'hunter2hunter2' });
+    const details = await app.request('PATCH', `/api/application/servers/${internalId}/details`, {
+      name: 'Sold with its files',
+      user: heir.id,
+    });
+    expect(details.status, details.text).toBe(200);
+
+    // Both URLs were issued before the change and never used: the daemon now refuses them.
+    const oldDownload = await fetch(download.body.attributes.url as string);
+    expect(oldDownload.status).toBe(403);
+    expect(await oldDownload.json()).toEqual({ error: 'The token provided is not valid or has expired.' });
+    const form = new FormData();
+    form.append('files', new Blob(['planted']), 'planted.txt');
+    const oldUpload = await fetch(`${upload.body.attributes.url as string}&directory=/`, {
+      method: 'POST',
+      body: form,
+    });
+    expect(oldUpload.status).toBe(403);
+    const server = await panel.ctx.repositories.servers.findById(internalId);
+    expect(existsSync(path.join(daemon.node.daemon_base, server!.uuid, 'planted.txt'))).toBe(false);
+
+    // The previous owner's list no longer has it; the new owner's has it, with a working console
+    // and download URL.
+    const oldList = await client.get('/api/client');
+    expect(oldList.body.data.map((s: any) => s.attributes.identifier)).not.toContain(identifier);
+    expect((await client.get(`/api/client/servers/${identifier}/websocket`)).status).toBe(404);
+    const heirClient = new TestClient(panel.url);
+    await heirClient.login(heir.username, 'hunter2hunter2');
+    const heirList = await heirClient.get('/api/client');
+    expect(heirList.body.data.map((s: any) => s.attributes.identifier)).toEqual([identifier]);
+    const heirSocket = await consoleOf(identifier, heirClient);
+    await acknowledged(heirSocket);
+    expect(heirSocket.messages.some((m) => m.event === 'jwt error')).toBe(false);
+    heirSocket.close();
+    const heirDownload = await heirClient.get(
+      `/api/client/servers/${identifier}/files/download?file=server.js`,
+    );
+    const file = await fetch(heirDownload.body.attributes.url as string);
+    expect(file.status).toBe(200);
+    expect(await file.text()).toContain('Talon demo game server');
   });
 
   // Reference §3.3/§3.4 and Wings protocol §3.5: a root admin's token carries
