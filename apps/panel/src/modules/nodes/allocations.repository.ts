@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Allocation, Database } from '../../db/types.ts';
+import type { Kysely, Updateable } from 'kysely';
+import type { Allocation, AllocationsTable, Database } from '../../db/types.ts';
 import { page, type ListParams } from '../application/listing.ts';
 
 /** Rows per INSERT: well below SQLite's bound-parameter limit. */
@@ -74,6 +74,10 @@ export class AllocationsRepository {
       }
     });
     return added;
+  }
+
+  async update(id: number, values: Updateable<AllocationsTable>): Promise<void> {
+    await this.db.updateTable('allocations').set(values).where('id', '=', id).execute();
   }
 
   async delete(id: number): Promise<void> {

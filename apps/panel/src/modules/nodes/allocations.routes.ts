@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
-import { paginated, requestUrl } from '../../http/envelope.ts';
+import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
 import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
@@ -54,6 +54,26 @@ export function applicationAllocationRoutes(app: FastifyInstance, ctx: AppContex
     async (req, reply) => {
       await allocations.create(pathId(req.params.id), req.body, activityActor(req));
       return reply.code(204).send();
+    },
+  );
+
+  // Our extension: alias and notes of one allocation (docs/api.md "Nodes").
+  app.patch<{ Params: { id: string; allocation: string } }>(
+    '/api/application/nodes/:id/allocations/:allocation',
+    declared,
+    async (req) => {
+      const allocation = await allocations.update(
+        pathId(req.params.id),
+        pathId(req.params.allocation),
+        req.body,
+        activityActor(req),
+      );
+      const [attributes] = await presentAllocations(
+        sources,
+        [allocation],
+        Includes.fromQuery(req.query as Query, requireActor(req)),
+      );
+      return item('allocation', attributes);
     },
   );
 

@@ -15,6 +15,11 @@ const RULES = {
   'ports.*': 'string',
 };
 
+const UPDATE_RULES = {
+  alias: 'sometimes|nullable|string|max:191',
+  notes: 'sometimes|nullable|string|max:256',
+};
+
 /** The ip:port pairs of a node that servers are given. */
 export class AllocationsService {
   constructor(
@@ -40,6 +45,37 @@ export class AllocationsService {
       ports: input.ports,
       added,
     });
+  }
+
+  /**
+   * Our extension: changes an allocation's alias and notes (assigned or not); a field left out
+   * keeps its value, null clears it.
+   */
+  async update(
+    nodeId: number,
+    allocationId: number,
+    body: unknown,
+    actor: ActivityActor,
+  ): Promise<Allocation> {
+    const node = await this.nodes.get(nodeId);
+    const allocation = await this.repo.findOnNode(node.id, allocationId);
+    if (!allocation) throw errors.notFound();
+    const input = await validateBody<{ alias?: string | null; notes?: string | null }>(
+      body,
+      UPDATE_RULES,
+      {},
+    );
+    const changes = {
+      ...(input.alias === undefined ? {} : { ip_alias: input.alias }),
+      ...(input.notes === undefined ? {} : { notes: input.notes }),
+    };
+    await this.repo.update(allocation.id, { ...changes, updated_at: nowIso() });
+    await this.activity.log('node:allocation.update', actor, [{ type: 'node', id: node.id }], {
+      ip: allocation.ip,
+      port: allocation.port,
+      ...changes,
+    });
+    return (await this.repo.findOnNode(node.id, allocation.id))!;
   }
 
   async delete(nodeId: number, allocationId: number, actor: ActivityActor): Promise<void> {

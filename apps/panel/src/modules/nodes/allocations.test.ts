@@ -305,3 +305,83 @@ describe('DELETE /api/application/nodes/{id}/allocations/{allocation}', () => {
     );
   });
 });
+
+describe('port ranges (reference §5.3) as the admin screen sends them', () => {
+  it('25565-25600 adds the 36 ports of the range', async () => {
+    const nodeId = await emptyNode();
+    const path = `/api/application/nodes/${nodeId}/allocations`;
+    expect((await api.post(path, { ip: '192.0.2.40', ports: ['25565-25600'] })).status).toBe(204);
+    const added = await pairs(nodeId);
+    expect(added).toHaveLength(36);
+    expect(added[0]).toBe('192.0.2.40:25565');
+    expect(added.at(-1)).toBe('192.0.2.40:25600');
+  });
+});
+
+describe('PATCH /nodes/{id}/allocations/{allocation} (extension: alias and notes)', () => {
+  it('sets and clears alias and notes; a field left out keeps its value', async () => {
+    const { nodeId, allocationId } = await insertNode(panel);
+    const path = `/api/application/nodes/${nodeId}/allocations/${allocationId}`;
+    const set = await api.request('PATCH', path, { alias: 'play.example.com', notes: 'Main game port' });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.object).toBe('allocation');
+    expect(Object.keys(set.body.attributes)).toEqual(ALLOCATION_KEYS);
+    expect(set.body.attributes).toMatchObject({
+      id: allocationId,
+      alias: 'play.example.com',
+      notes: 'Main game port',
+      assigned: false,
+    });
+    const notesOnly = await api.request('PATCH', path, { notes: null });
+    expect(notesOnly.body.attributes).toMatchObject({ alias: 'play.example.com', notes: null });
+    const row = await panel.ctx.db.db
+      .selectFrom('allocations')
+      .selectAll()
+      .where('id', '=', allocationId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ ip_alias: 'play.example.com', notes: null });
+  });
+
+  it('works on an allocation a server uses', async () => {
+    const { nodeId, allocationId } = await insertNode(panel);
+    await insertServer(panel, { ownerId: admin.id, nodeId, allocationId });
+    const res = await api.request('PATCH', `/api/application/nodes/${nodeId}/allocations/${allocationId}`, {
+      notes: 'Reserved',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.attributes).toMatchObject({ notes: 'Reserved', assigned: true });
+  });
+
+  it('422 per bad field, changing nothing; 404 for another node’s allocation; 403 without write', async () => {
+    const { nodeId, allocationId } = await insertNode(panel);
+    const other = await insertNode(panel);
+    const path = `/api/application/nodes/${nodeId}/allocations/${allocationId}`;
+    const bad = await api.request('PATCH', path, { alias: 'a'.repeat(192), notes: 'n'.repeat(257) });
+    expect(bad.status).toBe(422);
+    expect(details(bad)).toEqual([
+      'alias|max|The alias may not be greater than 191 characters.',
+      'notes|max|The notes may not be greater than 256 characters.',
+    ]);
+    const wrongType = await api.request('PATCH', path, { notes: ['x'] });
+    expect(details(wrongType)).toEqual(['notes|string|The notes must be a string.']);
+    expect(await pairs(nodeId)).toEqual(['10.0.0.1:25565']);
+    expect(
+      (await api.request('PATCH', `/api/application/nodes/${other.nodeId}/allocations/${allocationId}`, {}))
+        .status,
+    ).toBe(404);
+    const readOnly = await applicationClient(panel, admin, { r_allocations: READ });
+    expectError(
+      await readOnly.request('PATCH', path, { notes: 'x' }),
+      403,
+      'AccessDeniedHttpException',
+      'This action is unauthorized.',
+    );
+    expect((await new TestClient(panel.url).request('PATCH', path, { notes: 'x' })).status).toBe(401);
+    const row = await panel.ctx.db.db
+      .selectFrom('allocations')
+      .select('notes')
+      .where('id', '=', allocationId)
+      .executeTakeFirstOrThrow();
+    expect(row.notes).toBeNull();
+  });
+});

@@ -32,6 +32,8 @@ const RULES = {
   daemon_sftp: 'required|numeric|between:1,65535',
   daemon_base: ['sometimes', 'required', 'regex:/^\\/[\\d\\w.\\-\\/]+$/'],
   reset_secret: 'sometimes|nullable|boolean',
+  // Our extension (the reference cannot set it through the API): free text for operators.
+  description: 'sometimes|nullable|string|max:2000',
 } as const;
 
 const LABELS = {
@@ -59,6 +61,7 @@ interface NodeBody {
   daemon_sftp: Num;
   daemon_base?: string;
   reset_secret?: unknown;
+  description?: string | null;
 }
 
 const int = (v: Num) => Math.trunc(Number(v));
@@ -122,7 +125,7 @@ export class NodesService {
     const node = await this.repo.insert({
       ...this.columns(input),
       uuid: randomUUID(),
-      description: null,
+      description: input.description ?? null,
       public: input.public === undefined ? 1 : flag(input.public),
       behind_proxy: flag(input.behind_proxy),
       maintenance_mode: flag(input.maintenance_mode),
@@ -149,6 +152,7 @@ export class NodesService {
         input.maintenance_mode === undefined ? node.maintenance_mode : flag(input.maintenance_mode),
       upload_size: input.upload_size == null ? node.upload_size : int(input.upload_size),
       daemon_base: input.daemon_base ?? node.daemon_base,
+      description: input.description === undefined ? node.description : input.description,
       ...(reset ? newDaemonToken(this.appKey) : {}),
       updated_at: nowIso(),
     });
