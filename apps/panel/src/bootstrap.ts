@@ -5,7 +5,6 @@ import { loadConfig, type Config } from './config/config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { createMailer } from './mail/mailer.ts';
 import { BUILT_IN_NEST } from './modules/eggs/eggs.service.ts';
 
 /** Config → database (migrated) → context. Shared by the server and the CLI. */
@@ -21,7 +20,10 @@ export async function bootstrap(opts: { log?: Logger; env?: NodeJS.ProcessEnv } 
   const db = openDatabase(config.databaseUrl);
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
-  return createContext(config, db, log, createMailer(config, log));
+  const ctx = createContext(config, db, log);
+  // The panel settings (database and environment) read once before the first request needs them.
+  await ctx.services.settings.effective();
+  return ctx;
 }
 
 /** On the first start: the built-in server templates (an operator's later edits are kept). */

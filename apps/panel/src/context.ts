@@ -2,7 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/client.ts';
 import { DbThrottle, MemoryThrottle, type ThrottleStore } from './http/throttle.ts';
-import type { Mailer } from './mail/mailer.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import type { Cached } from './lib/cached.ts';
+import { SettingsService } from './modules/settings/settings.service.ts';
 import { AccountService } from './modules/account/account.service.ts';
 import { ActivityRepository } from './modules/activity/activity.repository.ts';
 import { ActivityService } from './modules/activity/activity.service.ts';
@@ -99,8 +101,10 @@ function createServices(
   authThrottle: ThrottleStore,
   log: Logger,
   db: Db,
+  settings: SettingsService,
 ) {
-  const siteName = () => config.appName;
+  // Synchronous for the mail and TOTP texts: the site name last read (refreshed every few seconds).
+  const siteName = () => settings.latest().appName;
   const activity = new ActivityService(repos.activity);
   const welcome = new WelcomeMail(repos.passwordResets, mailer, log, config.appUrl, siteName);
   const daemon = new DaemonClient(config.appKey);
@@ -145,7 +149,7 @@ function createServices(
       repos.servers,
       serverUpdate,
       activity,
-      config.clientAllocations,
+      async () => (await settings.effective()).clientAllocations,
     ),
     subusers: new SubusersService(repos.subusers, repos.users, daemon, activity, welcome, log),
     backups,
@@ -155,6 +159,7 @@ function createServices(
     }),
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes, config.appKey),
     apiKeys: new ApiKeysService(repos.apiKeys),
+    settings,
     account: new AccountService(repos.users, activity),
     auth: new AuthService(
       repos.users,
@@ -169,55 +174,31 @@ function createServices(
   };
 }
 
-export function createContext(config: Config, db: Db, log: Logger, mailer: Mailer): AppContext {
+/**
+ * `mailer` replaces the SMTP mailer (which follows the mail settings in effect, see
+ * modules/settings).
+ */
+export function createContext(config: Config, db: Db, log: Logger, mailer?: Mailer): AppContext {
   const repositories = createRepositories(db);
   const authThrottle = new DbThrottle(db.db);
+  const settings = new SettingsService(
+    repositories.settings,
+    config,
+    new ActivityService(repositories.activity),
+    log,
+  );
+  const mail = mailer ?? createMailer(async () => (await settings.effective()).mail, log);
   return {
     config,
     db,
     log,
-    mailer,
+    mailer: mail,
     repositories,
-    services: createServices(config, repositories, mailer, authThrottle, log, db),
+    services: createServices(config, repositories, mail, authThrottle, log, db, settings),
     authThrottle,
     apiThrottle: new MemoryThrottle(),
-    twoFactorLevel: cached(
-      5_000,
-      async () =>
-        config.twoFactorRequired ?? (await repositories.settings.get<0 | 1 | 2>('auth:2fa_required', 0)),
-    ),
+    twoFactorLevel: settings.twoFactorLevel,
   };
 }
 
-/**
- * A value read at most once per `ttlMs`: settings are read on every API request but change rarely;
- * another panel instance sees a change within the TTL. `peek` answers without a promise while fresh.
- */
-export interface Cached<T> {
-  (): Promise<T>;
-  peek: () => T | undefined;
-}
-
-function cached<T>(ttlMs: number, load: () => Promise<T>): Cached<T> {
-  let value: T | undefined;
-  let pending: Promise<T> | null = null;
-  let at = 0;
-  const get = (() => {
-    if (value !== undefined && Date.now() - at <= ttlMs) return Promise.resolve(value);
-    pending ??= load().then(
-      (v) => {
-        value = v;
-        at = Date.now();
-        pending = null;
-        return v;
-      },
-      (e: unknown) => {
-        pending = null;
-        throw e;
-      },
-    );
-    return pending;
-  }) as Cached<T>;
-  get.peek = () => (value !== undefined && Date.now() - at <= ttlMs ? value : undefined);
-  return get;
-}
+export { cached, type Cached } from './lib/cached.ts';

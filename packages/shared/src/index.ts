@@ -20,3 +20,6 @@ export * from './client/account-wire.ts';
 export * from './client/backup-wire.ts';
 export * from './client/database-wire.ts';
 export * from './client/schedule-wire.ts';
+export * from './admin/settings-wire.ts';
+export * from './admin/api-keys-wire.ts';
+export * from './admin/overview-wire.ts';

@@ -200,6 +200,11 @@ export interface Config {
    * dies mid-run leaves it to another runner after that).
    */
   schedules: { taskLimit: number; tickSeconds: number; leaseSeconds: number };
+  /**
+   * The variables the environment really set (not empty), as opposed to defaulted: a setting an
+   * admin may also change from the Settings screen is read-only there when its variable is set.
+   */
+  fromEnvironment: ReadonlySet<string>;
 }
 
 export class ConfigError extends Error {
@@ -304,5 +309,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tickSeconds: v.SCHEDULE_TICK_SECONDS,
       leaseSeconds: v.SCHEDULE_LEASE_SECONDS,
     },
+    fromEnvironment: explicitlySet(env),
   };
+}
+
+/** The panel's variables that `env` sets to something (an empty value counts as unset, as above). */
+function explicitlySet(env: NodeJS.ProcessEnv): ReadonlySet<string> {
+  const known = Object.keys(schema.shape);
+  return new Set(known.filter((name) => (env[name] ?? '').trim() !== ''));
 }

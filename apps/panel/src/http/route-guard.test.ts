@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../db/types.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
-import { applicationClient } from '../modules/application/testing.ts';
+import { applicationClient, clientKeyClient } from '../modules/application/testing.ts';
 import type { TestClient } from '../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
@@ -312,10 +312,54 @@ describe('the application routes in the route table', () => {
         egg: '1',
         allocation: '1',
         db: '1',
+        variable: '1',
+        identifier: 'ptla_unknown00000',
       });
       const res = await send(client, route.method, path);
       expect(res.status, label(route)).toBe(403);
       if (route.method !== 'HEAD') expect(res.body, label(route)).toEqual(FORBIDDEN);
+    }
+  });
+});
+
+describe('the session-only application routes in the route table', () => {
+  const sessionRoutes = () => applicationRoutes().filter((r) => r.acl === 'session');
+  const path = (r: DeclaredRoute) => concrete(r.url, { id: '1', identifier: 'ptla_unknown00000' });
+
+  it('include the settings, API keys and overview routes', () => {
+    const routes = sessionRoutes().map(label);
+    for (const known of [
+      'GET /api/application/settings',
+      'PATCH /api/application/settings',
+      'POST /api/application/settings/mail/test',
+      'GET /api/application/api-keys',
+      'POST /api/application/api-keys',
+      'DELETE /api/application/api-keys/:identifier',
+      'GET /api/application/overview',
+    ]) {
+      expect(routes).toContain(known);
+    }
+  });
+
+  it("answer 403 to a root admin's application key with every right and to their client key", async () => {
+    const admin = await panel.createUser({ admin: true });
+    const full = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
+    const keys = [await applicationClient(panel, admin, full), await clientKeyClient(panel, admin)];
+    for (const route of sessionRoutes()) {
+      for (const client of keys) {
+        const res = await send(client, route.method, path(route));
+        expect(res.status, label(route)).toBe(403);
+        if (route.method !== 'HEAD') expect(res.body, label(route)).toEqual(FORBIDDEN);
+      }
+    }
+  });
+
+  it("let a root admin's session past the guard", async () => {
+    const session = await panel.signedIn(await panel.createUser({ admin: true }));
+    for (const route of sessionRoutes()) {
+      const res = await send(session, route.method, path(route));
+      // What the handler then answers depends on the route (the mail test without a mail host: 502).
+      expect([401, 403, 419], label(route)).not.toContain(res.status);
     }
   });
 });

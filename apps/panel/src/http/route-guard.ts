@@ -1,5 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { aclGuard, type AclResource } from '../modules/application/acl.ts';
+import { aclGuard, sessionOnlyGuard, type AclDeclaration } from '../modules/application/acl.ts';
 import type { ServersRepository } from '../modules/servers/servers.repository.ts';
 import { ruleProblem, serverGuard, type ServerRouteRule } from './server-guard.ts';
 
@@ -7,8 +7,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** declared by every route under /api/client/servers/:server (http/server-guard.ts) */
     server?: ServerRouteRule;
-    /** declared by every /api/application route: its resource, or `none` for the catch-all */
-    acl?: AclResource | 'none';
+    /**
+     * declared by every /api/application route: its resource, `session` for root-admin-session-only
+     * routes, or `none` for the catch-all
+     */
+    acl?: AclDeclaration | 'none';
   }
 }
 
@@ -17,7 +20,7 @@ export interface DeclaredRoute {
   method: string;
   url: string;
   server?: ServerRouteRule;
-  acl?: AclResource | 'none';
+  acl?: AclDeclaration | 'none';
 }
 
 const tables = new WeakMap<FastifyInstance, DeclaredRoute[]>();
@@ -63,7 +66,8 @@ function guardServerRoute(route: RouteOptions, servers: ServersRepository): void
 function guardApplicationRoute(route: RouteOptions): void {
   const resource = route.config?.acl;
   if (!resource) throw new Error(`${name(route)} declares no ACL resource (config.acl)`);
-  if (resource !== 'none') prependPreHandler(route, aclGuard(resource));
+  if (resource === 'session') prependPreHandler(route, sessionOnlyGuard());
+  else if (resource !== 'none') prependPreHandler(route, aclGuard(resource));
 }
 
 /** The guard runs before any preHandler the route brings itself. */

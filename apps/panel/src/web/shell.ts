@@ -84,18 +84,20 @@ export async function webRoutes(
     if (user && pathname !== '/account' && twoFactorRequiredFor(user, await ctx.twoFactorLevel())) {
       return reply.redirect('/account');
     }
+    // The settings in effect (environment, else the admin's Settings screen), not only config.ts.
+    const settings = await services.settings.effective();
     const site = {
-      name: config.appName,
+      name: settings.appName,
       locale: 'en',
-      recaptcha: { enabled: config.recaptcha.enabled, siteKey: config.recaptcha.siteKey },
+      recaptcha: { enabled: settings.recaptcha.enabled, siteKey: settings.recaptcha.siteKey },
       ...(config.analyticsId ? { analytics: config.analyticsId } : {}),
       // Lets the web offer "Create Allocation" only where the panel would not refuse it.
-      clientAllocations: { enabled: config.clientAllocations.enabled },
+      clientAllocations: { enabled: settings.clientAllocations.enabled },
     };
     const nonce = newNonce();
     const head = [
       `<meta name="csrf-token" content="${escapeHtml(session.csrfToken)}">`,
-      `<title>${escapeHtml(config.appName)}</title>`,
+      `<title>${escapeHtml(settings.appName)}</title>`,
       `<script nonce="${nonce}">window.SiteConfiguration = ${scriptJson(site)};${
         user ? `window.PterodactylUser = ${scriptJson(userBootstrap(user))};` : ''
       }</script>`,
@@ -103,7 +105,7 @@ export async function webRoutes(
     const policy = pagePolicy({
       nonce,
       daemonOrigins: await daemonOrigins(ctx.db.db),
-      recaptcha: config.recaptcha.enabled,
+      recaptcha: settings.recaptcha.enabled,
       analytics: Boolean(config.analyticsId),
     });
     return (

@@ -5,6 +5,12 @@ import { errors } from '../../http/errors.ts';
 import { KEY_TYPE, type APPLICATION_RESOURCES } from '../api-keys/api-keys.service.ts';
 
 export type AclResource = (typeof APPLICATION_RESOURCES)[number];
+/**
+ * What an application route declares: a key resource, or `session` for the routes only a root
+ * admin's own cookie session may use (panel settings, API keys: a key must not mint keys or read
+ * the mail password).
+ */
+export type AclDeclaration = AclResource | 'session';
 export const ACL_READ = 1;
 export const ACL_WRITE = 2;
 
@@ -24,7 +30,7 @@ export function hasAcl(actor: Actor, resource: AclResource, bit: number): boolea
  * `app.get(url, acl('r_servers'), …)`. http/route-guard.ts refuses to register an application route
  * without one and installs {@link aclGuard} on each.
  */
-export function acl(resource: AclResource): { config: { acl: AclResource } } {
+export function acl<D extends AclDeclaration>(resource: D): { config: { acl: D } } {
   return { config: { acl: resource } };
 }
 
@@ -34,5 +40,15 @@ export function aclGuard(resource: AclResource) {
     const actor = requireActor(req);
     const bit = req.method === 'GET' || req.method === 'HEAD' ? ACL_READ : ACL_WRITE;
     if (!hasAcl(actor, resource, bit)) throw errors.forbidden();
+  };
+}
+
+/**
+ * The check of `acl('session')`: any API key, even a root admin's application key with every
+ * right, is refused; only a session is left (api-auth has already refused non-admin sessions).
+ */
+export function sessionOnlyGuard() {
+  return async function checkSessionOnly(req: FastifyRequest): Promise<void> {
+    if (requireActor(req).apiKey !== null) throw errors.forbidden();
   };
 }

@@ -8,7 +8,7 @@ import type { LoginResult } from './auth.service.ts';
 
 /** `/auth/*` and `/sanctum/csrf-cookie`: the session sign-in flow of reference §2.2. */
 export function authRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { services, config } = ctx;
+  const { services } = ctx;
   const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
   /** Per-IP request limit on the sign-in routes (the original shares one bucket panel-wide). */
@@ -38,7 +38,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/auth/login', { preHandler: [guest, limit('auth.login', 10)] }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    await verifyRecaptcha(config.recaptcha, body['g-recaptcha-response'], req.ip);
+    await verifyRecaptcha((await services.settings.effective()).recaptcha, body['g-recaptcha-response'], req.ip);
     const session = ensureSession(req, services.sessions);
     return finishLogin(req, await services.auth.login(body, session, meta(req)));
   });
@@ -55,7 +55,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/auth/password', { preHandler: [guest, limit('auth.password', 2)] }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    await verifyRecaptcha(config.recaptcha, body['g-recaptcha-response'], req.ip);
+    await verifyRecaptcha((await services.settings.effective()).recaptcha, body['g-recaptcha-response'], req.ip);
     await services.auth.requestReset(body);
     return { status: 'We have e-mailed your password reset link!' };
   });

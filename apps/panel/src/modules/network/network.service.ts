@@ -44,7 +44,8 @@ export class NetworkService {
     private readonly servers: ServersRepository,
     private readonly update: ServerUpdateService,
     private readonly activity: ActivityService,
-    private readonly settings: ClientAllocationSettings,
+    /** the settings in effect (admins change them on the Settings screen) */
+    private readonly settings: () => Promise<ClientAllocationSettings>,
   ) {}
 
   /** GET /network/allocations: every allocation of the server. */
@@ -61,7 +62,7 @@ export class NetworkService {
     if (server.allocation_limit === null || count >= server.allocation_limit) {
       throw errors.display(LIMIT_REACHED);
     }
-    if (!this.settings.enabled) {
+    if (!(await this.settings()).enabled) {
       throw errors.display(
         'Server auto-allocation is not enabled for this instance.',
         'AutoAllocationNotEnabledException',
@@ -91,7 +92,7 @@ export class NetworkService {
   }
 
   private async makeNew(server: Server, primary: Allocation): Promise<Allocation> {
-    const range = this.settings.range;
+    const { range } = await this.settings();
     if (!range) throw errors.display(NO_SPACE, 'NoAutoAllocationSpaceAvailableException');
     const [from, to] = range;
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
