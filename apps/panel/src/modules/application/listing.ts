@@ -43,11 +43,17 @@ export function listParams(query: Record<string, unknown>, spec: ListSpec): List
         return { column: f.column, exact: f.exact ?? false, integer: f.integer ?? false, values };
       }),
     sorts: sorts.map((s) => ({ column: spec.sorts[s.field] ?? s.field, descending: s.descending })),
-    search:
-      spec.search && spec.search.length > 0 && searchText(query) !== ''
-        ? { text: searchText(query), columns: spec.search }
-        : null,
+    search: searchParam(query, spec.search ?? []),
   };
+}
+
+/** Only the `search=` part, for lists that page by hand (no filters or sorts). */
+export function searchParam(
+  query: Record<string, unknown>,
+  columns: (string | RawBuilder<unknown>)[],
+): ListParams['search'] {
+  const text = searchText(query);
+  return columns.length > 0 && text !== '' ? { text, columns } : null;
 }
 
 /** `%`, `_` and `\` in a partial filter value match themselves. */

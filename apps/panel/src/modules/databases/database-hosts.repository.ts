@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, DatabaseHost, DatabaseHostsTable } from '../../db/types.ts';
 import type { Insertable } from 'kysely';
+import { applySearch, type ListParams } from '../application/listing.ts';
 
 export interface DatabaseHostWithNodes {
   host: DatabaseHost;
@@ -11,16 +12,18 @@ export interface DatabaseHostWithNodes {
 export class DatabaseHostsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async list(limit: number, offset: number): Promise<{ rows: DatabaseHostWithNodes[]; total: number }> {
-    const hosts = await this.db
-      .selectFrom('database_hosts')
-      .selectAll()
+  /** `search`: the application list's `search=` (listing.ts), matched against name and host. */
+  async list(
+    limit: number,
+    offset: number,
+    search: ListParams['search'] = null,
+  ): Promise<{ rows: DatabaseHostWithNodes[]; total: number }> {
+    const hosts = await applySearch(this.db.selectFrom('database_hosts').selectAll(), search)
       .orderBy('id')
       .limit(limit)
       .offset(offset)
       .execute();
-    const { total } = await this.db
-      .selectFrom('database_hosts')
+    const { total } = await applySearch(this.db.selectFrom('database_hosts'), search)
       .select((eb) => eb.fn.countAll<number | string>().as('total'))
       .executeTakeFirstOrThrow();
     return { rows: await this.withNodes(hosts), total: Number(total) };

@@ -4,6 +4,7 @@ import { errors, HttpError } from '../../http/errors.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { ListParams } from '../application/listing.ts';
 import { exists, unique, validateBody, type DbRule } from '../application/validation.ts';
 import { DatabaseHostError, driverFor, type HostCredentials } from './engines/index.ts';
 import type { DatabaseHostsRepository, DatabaseHostWithNodes } from './database-hosts.repository.ts';
@@ -51,8 +52,8 @@ export class DatabaseHostsService {
     private readonly appKey: Buffer,
   ) {}
 
-  list(page: number, perPage: number) {
-    return this.repo.list(perPage, (page - 1) * perPage);
+  list(page: number, perPage: number, search: ListParams['search'] = null) {
+    return this.repo.list(perPage, (page - 1) * perPage, search);
   }
 
   async get(id: number): Promise<DatabaseHostWithNodes> {

@@ -4,6 +4,7 @@ import { activityActor, requireActor } from '../../http/context.ts';
 import { item, list, paginated, pageRequest, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
 import { Includes, NULL_RESOURCE, relItem, withRelationships } from '../application/includes.ts';
+import { searchParam } from '../application/listing.ts';
 import { pathId, resourceMeta } from '../application/urls.ts';
 import { databaseHostAttributes } from './database-hosts.presenter.ts';
 import { applicationDatabaseAttributes } from './databases.presenter.ts';
@@ -24,8 +25,10 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
   const databaseAcl = acl('r_server_databases');
 
   app.get('/api/application/database-hosts', hostAcl, async (req) => {
-    const page = pageRequest(req.query as Record<string, unknown>, { perPage: 50, max: 100 });
-    const { rows, total } = await hosts.list(page.page, page.perPage);
+    const query = req.query as Record<string, unknown>;
+    const page = pageRequest(query, { perPage: 50, max: 100 });
+    // Extension `search=` over name and host (docs/api.md); no filters or sorts, as in Pelican.
+    const { rows, total } = await hosts.list(page.page, page.perPage, searchParam(query, ['name', 'host']));
     return paginated('database_host', rows.map(databaseHostAttributes), total, page, requestUrl(req), false);
   });
 

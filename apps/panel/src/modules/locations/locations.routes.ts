@@ -11,7 +11,9 @@ import { presentLocations } from './locations.includes.ts';
 
 const LIST: ListSpec = {
   filters: { short: { column: 'short' }, long: { column: 'long' } },
-  sorts: { id: 'id' },
+  // `short` and `search`: extensions for the admin screens (docs/api.md).
+  sorts: { id: 'id', short: 'short' },
+  search: ['short', 'long'],
 };
 
 type IdParams = { Params: { id: string } };

@@ -109,8 +109,8 @@ describe('GET /api/application/locations', () => {
     const desc = await api.get('/api/application/locations?sort=-id');
     const ids = desc.body.data.map((l: any) => l.attributes.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
-    expect(firstError(await api.get('/api/application/locations?sort=short')).detail).toBe(
-      'Requested sort(s) `short` is not allowed. Allowed sort(s) are `id`.',
+    expect(firstError(await api.get('/api/application/locations?sort=long')).detail).toBe(
+      'Requested sort(s) `long` is not allowed. Allowed sort(s) are `id, short`.',
     );
     expect(firstError(await api.get('/api/application/locations?filter[id]=1')).code).toBe(
       'InvalidFilterQuery',

@@ -10,6 +10,24 @@ export class ApplicationUsersRepository {
     return page(this.db.selectFrom('users').selectAll(), params, 'users.id');
   }
 
+  /** Two-factor off, secret and recovery tokens gone, in one transaction. */
+  async clearTwoFactor(userId: number, at: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('users')
+        .set({
+          use_totp: 0,
+          totp_secret: null,
+          totp_authenticated_at: null,
+          totp_last_step: null,
+          updated_at: at,
+        })
+        .where('id', '=', userId)
+        .execute();
+      await trx.deleteFrom('recovery_tokens').where('user_id', '=', userId).execute();
+    });
+  }
+
   findByIds(ids: number[]): Promise<User[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute();

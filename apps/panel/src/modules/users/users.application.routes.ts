@@ -16,7 +16,9 @@ const LIST: ListSpec = {
     username: { column: 'username' },
     external_id: { column: 'external_id' },
   },
-  sorts: { id: 'id', uuid: 'uuid' },
+  // username, email and created_at, and `search`: extensions for the admin screens (docs/api.md).
+  sorts: { id: 'id', uuid: 'uuid', username: 'username', email: 'email', created_at: 'created_at' },
+  search: ['username', 'email', 'name_first', 'name_last'],
 };
 
 type IdParams = { Params: { id: string } };
@@ -59,6 +61,12 @@ export function applicationUserRoutes(app: FastifyInstance, ctx: AppContext) {
   app.patch<IdParams>('/api/application/users/:id', declared, async (req) =>
     present(req, await users.update(pathId(req.params.id), req.body, activityActor(req))),
   );
+
+  /** Extension for the admin screens: turns the user's two-factor off (a lost phone) and deletes their recovery tokens. */
+  app.delete<IdParams>('/api/application/users/:id/two-factor', declared, async (req, reply) => {
+    await users.disableTwoFactor(pathId(req.params.id), activityActor(req));
+    return reply.code(204).send();
+  });
 
   app.delete<IdParams>('/api/application/users/:id', declared, async (req, reply) => {
     await users.delete(pathId(req.params.id), activityActor(req));

@@ -130,6 +130,19 @@ export class ApplicationUsersService {
     return this.get(user.id);
   }
 
+  /**
+   * An administrator turns a user's two-factor off (no password asked: the user has lost their
+   * device). The secret and recovery tokens are deleted, as when users turn it off themselves.
+   */
+  async disableTwoFactor(id: number, actor: ActivityActor): Promise<void> {
+    const user = await this.get(id);
+    await this.repo.clearTwoFactor(user.id, nowIso());
+    await this.activity.log('user:two-factor.delete', actor, [{ type: 'user', id: user.id }], {
+      by_administrator: true,
+      was_enabled: user.use_totp === 1,
+    });
+  }
+
   async delete(id: number, actor: ActivityActor): Promise<void> {
     const user = await this.get(id);
     if (await this.repo.ownsServers(user.id)) {

@@ -229,12 +229,12 @@ describe('GET /api/application/users', () => {
       'InvalidFilterQuery',
       'Requested filter(s) `password` are not allowed. Allowed filter(s) are `email, uuid, username, external_id`.',
     );
-    const sort = await api.get('/api/application/users?sort=email');
+    const sort = await api.get('/api/application/users?sort=password');
     expectError(
       sort,
       400,
       'InvalidSortQuery',
-      'Requested sort(s) `email` is not allowed. Allowed sort(s) are `id, uuid`.',
+      'Requested sort(s) `password` is not allowed. Allowed sort(s) are `id, uuid, username, email, created_at`.',
     );
   });
 
