@@ -23,3 +23,5 @@ export * from './client/schedule-wire.ts';
 export * from './admin/settings-wire.ts';
 export * from './admin/api-keys-wire.ts';
 export * from './admin/overview-wire.ts';
+export * from './admin/egg-wire.ts';
+export * from './admin/user-wire.ts';

@@ -1,3 +1,4 @@
+import { adminUserSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, TestClient } from '../../test-support/client.ts';
 import { applicationClient } from '../../test-support/fixtures.ts';
@@ -59,6 +60,7 @@ describe('GET /api/application/users: search and sorts', () => {
     expect(res.status, res.text).toBe(200);
     expect(values(res, 'username')).toEqual(['echidna', 'platypus', 'quokka-one', 'wombat']);
     expect(res.body.meta.pagination.total).toBe(4);
+    for (const row of res.body.data) adminUserSchema.strict().parse(row.attributes);
   });
 
   it('pages the matches and keeps the search in the links', async () => {

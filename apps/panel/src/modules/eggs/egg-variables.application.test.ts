@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { adminEggVariableSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Res, TestClient } from '../../test-support/client.ts';
 import { activityAbout, applicationClient } from '../../test-support/fixtures.ts';
@@ -58,6 +59,7 @@ describe('GET and POST …/eggs/{egg}/variables', () => {
     const res = await api.post(variablesUrl(id), { ...GOOD, rules: 'Required| int |between:1,100|' });
     expect(res.status, res.text).toBe(201);
     expect(res.body.object).toBe('egg_variable');
+    expect(adminEggVariableSchema.strict().parse(res.body.attributes).egg_id).toBe(id);
     expect(res.body.attributes).toMatchObject({
       egg_id: id,
       name: 'Max players',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { adminEggSchema, eggImportMetaSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { expectError, type Res, TestClient } from '../../test-support/client.ts';
@@ -66,6 +67,7 @@ describe('PATCH /api/application/nests/{nest}/eggs/{egg}', () => {
     });
     expect(res.status, res.text).toBe(200);
     expect(res.body.object).toBe('egg');
+    expect(adminEggSchema.strict().parse(res.body.attributes).id).toBe(id);
     expect(res.body.attributes).toMatchObject({
       id,
       name: 'Paper (edited)',
@@ -245,6 +247,7 @@ describe('POST /api/application/nests/{nest}/eggs/import with { egg: … }', () 
     });
     expect(asText.status, asText.text).toBe(200);
     expect(asText.body.attributes.name).toBe('Wrapped text');
+    expect(eggImportMetaSchema.strict().parse(asText.body.meta).action).toBe('imported');
     const file = JSON.parse(PAPER) as Record<string, unknown>;
     const installation = (file as { scripts: { installation: Record<string, unknown> } }).scripts
       .installation;

@@ -1,3 +1,4 @@
+import { adminNestSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { expectError, firstError, type Res, TestClient } from '../../test-support/client.ts';
@@ -42,7 +43,7 @@ describe('POST /api/application/nests', () => {
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body.object).toBe('nest');
-    const a = res.body.attributes;
+    const a = adminNestSchema.strict().parse(res.body.attributes);
     expect(a).toMatchObject({
       name: 'Survival games',
       description: 'Hard ones',
