@@ -5,8 +5,11 @@ export interface CapturedMail {
   raw: string;
 }
 
-/** A real SMTP server on a loopback port that keeps every message it receives. */
-export async function startSmtpServer(): Promise<{
+/**
+ * A real SMTP server on a loopback port that keeps every message it receives. `refuseRecipient`:
+ * recipients ending so are refused with `550 5.1.1 …`, as a server refuses an unknown mailbox.
+ */
+export async function startSmtpServer(opts: { refuseRecipient?: string } = {}): Promise<{
   port: number;
   mails: CapturedMail[];
   close: () => Promise<void>;
@@ -16,6 +19,13 @@ export async function startSmtpServer(): Promise<{
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (opts.refuseRecipient && address.address.endsWith(opts.refuseRecipient)) {
+        const refusal = Object.assign(new Error('5.1.1 No such mailbox here'), { responseCode: 550 });
+        return callback(refusal);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
