@@ -281,30 +281,6 @@ describe('POST /api/application/servers/{id}/reinstall', () => {
   });
 });
 
-describe('DELETE /api/application/servers/{id} while the daemon is down', () => {
-  it('refuses a normal delete with the daemon error and keeps the server; force deletes it', async () => {
-    const [allocation] = await freeAllocations(1);
-    const created = await app.post(
-      '/api/application/servers',
-      serverBody(owner, egg, allocation!, { name: 'Orphaned', skip_scripts: true }),
-    );
-    const id = created.body.attributes.id as number;
-    await installed(created.body.attributes.identifier);
-    await daemon.stop();
-
-    const normal = await app.delete(`/api/application/servers/${id}`);
-    expect(normal.status).toBeGreaterThanOrEqual(500);
-    expect(firstError(normal).code).toBe('DaemonConnectionException');
-    expect((await app.get(`/api/application/servers/${id}`)).status).toBe(200);
-    expect(await assignedTo(id)).toEqual([allocation]);
-
-    const forced = await app.delete(`/api/application/servers/${id}/force`);
-    expect(forced.status, forced.text).toBe(204);
-    expect((await app.get(`/api/application/servers/${id}`)).status).toBe(404);
-    expect(await assignedTo(id)).toEqual([]);
-  });
-});
-
 describe('who may change a server', () => {
   it('refuses anonymous callers, non-admin sessions, read-only keys and sessions without XSRF', async () => {
     const [allocation] = await freeAllocations(1);
@@ -348,5 +324,29 @@ describe('who may change a server', () => {
     const after = await app.get(`/api/application/servers/${id}`);
     expect(after.body.attributes).toMatchObject({ name: 'Guarded', suspended: false, user: owner.id });
     expect((await admin.request('PATCH', url, details)).status).toBe(200);
+  });
+});
+
+describe('DELETE /api/application/servers/{id} while the daemon is down', () => {
+  it('refuses a normal delete with the daemon error and keeps the server; force deletes it', async () => {
+    const [allocation] = await freeAllocations(1);
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(owner, egg, allocation!, { name: 'Orphaned', skip_scripts: true }),
+    );
+    const id = created.body.attributes.id as number;
+    await installed(created.body.attributes.identifier);
+    await daemon.stop();
+
+    const normal = await app.delete(`/api/application/servers/${id}`);
+    expect(normal.status).toBeGreaterThanOrEqual(500);
+    expect(firstError(normal).code).toBe('DaemonConnectionException');
+    expect((await app.get(`/api/application/servers/${id}`)).status).toBe(200);
+    expect(await assignedTo(id)).toEqual([allocation]);
+
+    const forced = await app.delete(`/api/application/servers/${id}/force`);
+    expect(forced.status, forced.text).toBe(204);
+    expect((await app.get(`/api/application/servers/${id}`)).status).toBe(404);
+    expect(await assignedTo(id)).toEqual([]);
   });
 });
