@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react';
 import { httpErrorToHuman } from '../../../api/errors.ts';
 import { Button, type ButtonProps } from '../../../components/Button.tsx';
 import { ConfirmationModal } from '../../../components/ConfirmationModal.tsx';
-import { MessageBox } from '../../../components/MessageBox.tsx';
 
 /**
  * A button that asks first. `onConfirm` runs when confirmed; while it runs the dialog shows a
@@ -63,9 +62,13 @@ export function ConfirmAction({
         }}
       >
         {message}
+        {/* ConfirmationModal puts its message in a <p>: the error is a span, not a MessageBox div. */}
         {error && (
-          <span className="mt-4 block">
-            <MessageBox type="error">{error}</MessageBox>
+          <span
+            role="alert"
+            className="mt-4 block rounded-md border border-red-500/60 bg-red-950/60 px-3 py-2 text-red-100"
+          >
+            {error}
           </span>
         )}
       </ConfirmationModal>

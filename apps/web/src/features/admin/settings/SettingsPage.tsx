@@ -1,12 +1,257 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { AdminPage } from '../components/index.ts';
+import {
+  getPanelSettings,
+  updatePanelSettings,
+  type PanelSettings,
+} from '../../../api/application/settings.ts';
+import { httpErrorToHuman } from '../../../api/errors.ts';
+import { flashError, useGlobalStore } from '../../../app/store.ts';
+import { Button } from '../../../components/Button.tsx';
+import { ContentBox } from '../../../components/ContentBox.tsx';
+import { SpinnerOverlay } from '../../../components/Spinner.tsx';
+import {
+  ADMIN_FLASH,
+  AdminPage,
+  FormCheckbox,
+  FormSelect,
+  FormText,
+  ItemLoader,
+  applyFieldErrors,
+} from '../components/index.ts';
+import {
+  FIELD_WIRE,
+  fieldForWire,
+  settingsFormSchema,
+  toFormValues,
+  toPatch,
+  type SettingsField,
+  type SettingsFormValues,
+} from './settingsForm.ts';
+import { TestMailBox } from './TestMailBox.tsx';
+
+export const SETTINGS_QUERY = ['admin', 'settings'] as const;
 
 /** /admin/settings */
 export function SettingsPage() {
   const { t } = useTranslation('admin');
+  const query = useQuery({ queryKey: SETTINGS_QUERY, queryFn: getPanelSettings });
   return (
     <AdminPage title={t('settings.title')} description={t('settings.description')}>
-      {null}
+      <ItemLoader query={query}>{(settings) => <SettingsForm settings={settings} />}</ItemLoader>
     </AdminPage>
+  );
+}
+
+function SettingsForm({ settings }: { settings: PanelSettings }) {
+  const { t } = useTranslation('admin');
+  const client = useQueryClient();
+  const form = useForm<SettingsFormValues>({
+    resolver: zodResolver(settingsFormSchema),
+    values: toFormValues(settings),
+  });
+  const { isSubmitting, isDirty } = form.formState;
+  const locked = new Set<string>(settings.environment);
+  /** Props that make a field read-only with "Set by environment" when its variable is set. */
+  const env = (field: SettingsField, hint?: string) =>
+    locked.has(FIELD_WIRE[field]) ? { readOnly: true, hint: t('settings.set_by_environment') } : { hint };
+  const envLocked = (field: SettingsField) => locked.has(FIELD_WIRE[field]);
+  const recaptchaOn = form.watch('recaptchaEnabled');
+  const allocationsOn = form.watch('allocationsEnabled');
+
+  const onSubmit = async (values: SettingsFormValues) => {
+    const store = useGlobalStore.getState();
+    store.clearFlashes(ADMIN_FLASH);
+    try {
+      const saved = await updatePanelSettings(toPatch(values, settings.environment));
+      client.setQueryData(SETTINGS_QUERY, saved);
+      useGlobalStore.setState((s) => ({ settings: { ...s.settings, name: saved.appName } }));
+      store.addFlash({ key: ADMIN_FLASH, type: 'success', message: t('settings.saved') });
+    } catch (error) {
+      if (!applyFieldErrors(error, form.setError, fieldForWire))
+        flashError(ADMIN_FLASH, httpErrorToHuman(error));
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={form.handleSubmit(onSubmit)} className="relative space-y-6">
+      <SpinnerOverlay visible={isSubmitting} />
+      <ContentBox title={t('settings.general')}>
+        <div className="grid gap-4 md:grid-cols-2">
+          <FormText
+            form={form}
+            name="appName"
+            label={t('settings.app_name')}
+            {...env('appName', t('settings.app_name_hint'))}
+          />
+          <FormSelect
+            form={form}
+            name="twoFactor"
+            label={t('settings.two_factor')}
+            disabled={envLocked('twoFactor')}
+            hint={envLocked('twoFactor') ? t('settings.set_by_environment') : t('settings.two_factor_hint')}
+            options={(['none', 'admins', 'everyone'] as const).map((v) => ({
+              value: v,
+              label: t(`settings.two_factor_${v}`),
+            }))}
+          />
+        </div>
+      </ContentBox>
+
+      <ContentBox title={t('settings.recaptcha.title')}>
+        <div className="space-y-4">
+          <FormCheckbox
+            form={form}
+            name="recaptchaEnabled"
+            label={t('settings.recaptcha.enabled')}
+            disabled={envLocked('recaptchaEnabled')}
+            hint={
+              envLocked('recaptchaEnabled') ? t('settings.set_by_environment') : t('settings.recaptcha.hint')
+            }
+          />
+          {recaptchaOn && (
+            <div className="grid gap-4 md:grid-cols-2">
+              <FormText
+                form={form}
+                name="recaptchaSiteKey"
+                label={t('settings.recaptcha.site_key')}
+                {...env('recaptchaSiteKey')}
+              />
+              <FormText
+                form={form}
+                name="recaptchaSecretKey"
+                type="password"
+                autoComplete="off"
+                label={t('settings.recaptcha.secret_key')}
+                placeholder={settings.recaptcha.secretKeySet ? t('settings.secret_kept') : ''}
+                {...env(
+                  'recaptchaSecretKey',
+                  settings.recaptcha.secretKeySet ? t('settings.secret_kept_hint') : undefined,
+                )}
+              />
+            </div>
+          )}
+        </div>
+      </ContentBox>
+
+      <ContentBox title={t('settings.mail.title')}>
+        <div className="space-y-4">
+          <p className="text-sm text-zinc-400">{t('settings.mail.hint')}</p>
+          <div className="grid gap-4 md:grid-cols-[minmax(0,3fr)_minmax(0,1fr)_minmax(0,1fr)]">
+            <FormText
+              form={form}
+              name="mailHost"
+              label={t('settings.mail.host')}
+              placeholder="smtp.example.com"
+              {...env('mailHost')}
+            />
+            <FormText
+              form={form}
+              name="mailPort"
+              label={t('settings.mail.port')}
+              inputMode="numeric"
+              {...env('mailPort')}
+            />
+            <FormSelect
+              form={form}
+              name="mailEncryption"
+              label={t('settings.mail.encryption')}
+              disabled={envLocked('mailEncryption')}
+              hint={envLocked('mailEncryption') ? t('settings.set_by_environment') : undefined}
+              options={(['tls', 'ssl', 'none'] as const).map((v) => ({
+                value: v,
+                label: t(`settings.mail.encryption_${v}`),
+              }))}
+            />
+          </div>
+          <div className="grid gap-4 md:grid-cols-2">
+            <FormText
+              form={form}
+              name="mailUsername"
+              label={t('settings.mail.username')}
+              autoComplete="off"
+              {...env('mailUsername')}
+            />
+            <div className="space-y-2">
+              <FormText
+                form={form}
+                name="mailPassword"
+                type="password"
+                autoComplete="new-password"
+                label={t('settings.mail.password')}
+                placeholder={settings.mail.passwordSet ? t('settings.secret_kept') : ''}
+                {...env(
+                  'mailPassword',
+                  settings.mail.passwordSet ? t('settings.secret_kept_hint') : undefined,
+                )}
+              />
+              {settings.mail.passwordSet && !envLocked('mailPassword') && (
+                <FormCheckbox
+                  form={form}
+                  name="mailPasswordClear"
+                  label={t('settings.mail.password_clear')}
+                />
+              )}
+            </div>
+            <FormText
+              form={form}
+              name="mailFromAddress"
+              type="email"
+              label={t('settings.mail.from_address')}
+              {...env('mailFromAddress')}
+            />
+            <FormText
+              form={form}
+              name="mailFromName"
+              label={t('settings.mail.from_name')}
+              {...env('mailFromName')}
+            />
+          </div>
+          <TestMailBox unsaved={isDirty} />
+        </div>
+      </ContentBox>
+
+      <ContentBox title={t('settings.allocations.title')}>
+        <div className="space-y-4">
+          <FormCheckbox
+            form={form}
+            name="allocationsEnabled"
+            label={t('settings.allocations.enabled')}
+            disabled={envLocked('allocationsEnabled')}
+            hint={
+              envLocked('allocationsEnabled')
+                ? t('settings.set_by_environment')
+                : t('settings.allocations.hint')
+            }
+          />
+          {allocationsOn && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormText
+                form={form}
+                name="allocationsStart"
+                inputMode="numeric"
+                label={t('settings.allocations.start')}
+                {...env('allocationsStart')}
+              />
+              <FormText
+                form={form}
+                name="allocationsEnd"
+                inputMode="numeric"
+                label={t('settings.allocations.end')}
+                {...env('allocationsEnd')}
+              />
+            </div>
+          )}
+        </div>
+      </ContentBox>
+
+      <div className="flex justify-end">
+        <Button type="submit" isLoading={isSubmitting} disabled={!isDirty}>
+          {t('settings.save')}
+        </Button>
+      </div>
+    </form>
   );
 }
