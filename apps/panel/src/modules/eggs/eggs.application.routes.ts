@@ -37,8 +37,9 @@ export function applicationEggRoutes(
     return item('egg', (await presentEggs(sources, [egg], includes))[0]);
   };
 
-  // Strings are kept as sent (no trimming): an install script's last newline or CRLF is part of it.
-  app.patch<EggRoute>(EGG, { config: { ...declared.config, rawStrings: true } }, async (req) =>
+  // Strings are kept as sent (no trimming, app.ts): an install script's last newline or CRLF is part of it.
+  const untrimmed = { config: { ...declared.config, rawStrings: true } };
+  app.patch<EggRoute>(EGG, untrimmed, async (req) =>
     presentEgg(req, await eggs.update(await eggOf(req.params), req.body, activityActor(req))),
   );
 
