@@ -224,12 +224,12 @@ export class V2 implements CgroupSystem {
       pids: () => readProcs(dir),
       setLimits: async (next) => {
         // v2 takes any value: a memory.max below the usage makes the kernel reclaim, then OOM-kill.
-        await writeFile(path.join(dir, 'memory.max'), next.memoryBytes > 0 ? String(next.memoryBytes) : 'max');
+        await writeIf(path.join(dir, 'memory.max'), next.memoryBytes > 0 ? String(next.memoryBytes) : 'max');
         await writeIf(
           path.join(dir, 'memory.swap.max'),
           next.memoryBytes > 0 && next.swapBytes >= 0 ? String(next.swapBytes) : 'max',
         );
-        await writeFile(
+        await writeIf(
           path.join(dir, 'cpu.max'),
           `${next.cpuPercent > 0 ? next.cpuPercent * 1000 : 'max'} 100000`,
         );

@@ -177,7 +177,15 @@ export class Server {
     const after = this.launchLimits();
     if (proc && JSON.stringify(after) !== JSON.stringify(before)) {
       this.deps.log.info({ server: this.uuid, limits: after }, 'applying new limits to the running server');
-      await proc.setLimits(after);
+      try {
+        await proc.setLimits(after);
+      } catch (err) {
+        // The new configuration is kept either way; the next start applies it.
+        this.deps.log.warn(
+          { err, server: this.uuid },
+          'could not apply the new limits to the running server',
+        );
+      }
       if (this.proc === proc) this.bus.emit('stats', this.stats());
     }
   }
