@@ -1,78 +1,26 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { bootstrap } from '../bootstrap.ts';
 import type { AppContext } from '../context.ts';
 import { verifyPassword } from '../lib/passwords.ts';
 import { KEY_TYPE } from '../modules/api-keys/api-keys.service.ts';
+import { startTestCli, type TestCli } from '../test-support/cli.ts';
 import { TestClient } from '../test-support/client.ts';
-import { createTestDatabase, type TestDatabase } from '../test-support/database.ts';
 import { enableTwoFactor } from '../test-support/totp.ts';
 import type { TestPanel } from '../test-support/panel.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = path.join(ROOT, 'apps/panel/src/cli/main.ts');
-
-let database: TestDatabase;
-let dataDir: string;
+let testCli: TestCli;
 let ctx: AppContext;
 let url: string;
-let close: () => Promise<void>;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the panel CLI as an operator would, against the test database. */
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      [MAIN, ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-        timeout: 30_000,
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => testCli.run(...args);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'talon-cli-'));
-  // The first command migrates the empty database.
-  const migrate = await cli('migrate');
-  expect(migrate).toMatchObject({ code: 0, stderr: '' });
-  expect(migrate.stdout).toBe('Database is up to date.\n');
-  ctx = await bootstrap({
-    log: pino({ level: 'silent' }),
-    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
-  });
-  const app = await buildApp(ctx, { webDist: path.join(dataDir, 'none') });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  close = async () => {
-    await app.close();
-    await ctx.db.close();
-    await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  // The fixture's first command migrates the empty database.
+  testCli = await startTestCli({ serve: true });
+  expect(testCli.migrated).toMatchObject({ code: 0, stderr: '', stdout: 'Database is up to date.\n' });
+  ctx = testCli.ctx;
+  url = testCli.url!;
 }, 60_000);
 afterAll(async () => {
-  await close();
+  await testCli?.close();
 });
 
 describe('panel CLI', () => {
@@ -173,7 +121,8 @@ describe('panel CLI', () => {
     const res = await cli('user:explode');
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toContain('Usage: npm run panel -- <command> [flags]');
+    expect(res.stderr).toContain('Unknown command "user:explode".');
+    expect(res.stderr).toContain('Usage: npm run -s panel -- <command> [options]');
     expect(res.stderr).toContain('api-key:create');
   });
 });

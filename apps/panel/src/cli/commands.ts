@@ -1,125 +1,29 @@
-import type { ParseArgsConfig } from 'node:util';
-import type { AppContext } from '../context.ts';
-import type { User } from '../db/types.ts';
 import { KEY_TYPE, APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
-import { writeFileSync } from 'node:fs';
-import { nodeConfiguration } from '../modules/nodes/nodes.configuration.ts';
+import { CliError, required, type Command } from './command.ts';
 import { databaseHostCommands } from './database-host-commands.ts';
 import { eggCommands } from './egg-commands.ts';
+import { nodeCommands } from './node-commands.ts';
+import { findUser, userCommands } from './user-commands.ts';
 
-export class CliError extends Error {}
+export { CliError, type Command } from './command.ts';
 
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-export interface Command {
-  summary: string;
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  run: (ctx: AppContext, values: Values) => Promise<number>;
-}
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v.trim() === '') throw new CliError(`--${name} is required`);
-  return v;
-}
-
-async function findUser(ctx: AppContext, login: string): Promise<User> {
-  const user = await ctx.repositories.users.findByLogin(login);
-  if (!user) throw new CliError(`no user with the username or email "${login}"`);
-  return user;
-}
-
+/** Every command of `npm run panel -- <command>`, in the order `--help` lists them. */
 export const commands: Record<string, Command> = {
-  'user:create': {
-    summary: 'Create a user account',
-    usage: '--email E --username U --password P [--admin] [--name-first F --name-last L]',
-    options: {
-      email: { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      admin: { type: 'boolean', default: false },
-      'name-first': { type: 'string' },
-      'name-last': { type: 'string' },
-    },
-    async run(ctx, v) {
-      const { user } = await ctx.services.users.create({
-        email: required(v, 'email'),
-        username: required(v, 'username'),
-        password: required(v, 'password'),
-        root_admin: v.admin === true,
-        name_first: (v['name-first'] as string | undefined) ?? null,
-        name_last: (v['name-last'] as string | undefined) ?? null,
-      });
-      console.log(
-        `Created user ${user.username} (${user.uuid})${user.root_admin ? ' as a root admin' : ''}.`,
-      );
-      return 0;
-    },
-  },
-  'user:password': {
-    summary: "Set a user's password",
-    usage: '--user U --password P',
-    options: { user: { type: 'string' }, password: { type: 'string' } },
-    async run(ctx, v) {
-      const user = await findUser(ctx, required(v, 'user'));
-      await ctx.services.users.setPassword(user, required(v, 'password'));
-      await ctx.repositories.sessions.deleteOthersOfUser(user.id, null);
-      console.log(`Password of ${user.username} changed; their sessions were ended.`);
-      return 0;
-    },
-  },
-  'user:2fa-disable': {
-    summary: 'Turn off two-factor authentication for a user who lost their device',
-    usage: '--user U',
-    options: { user: { type: 'string' } },
-    async run(ctx, v) {
-      const user = await findUser(ctx, required(v, 'user'));
-      await ctx.repositories.users.update(user.id, {
-        use_totp: 0,
-        totp_secret: null,
-        totp_authenticated_at: null,
-        totp_last_step: null,
-      });
-      await ctx.repositories.recoveryTokens.clear(user.id);
-      console.log(`Two-factor authentication disabled for ${user.username}.`);
-      return 0;
-    },
-  },
+  ...userCommands,
   migrate: {
     summary: 'Apply pending database migrations',
     usage: '',
     options: {},
+    help: {},
+    example: 'npm run -s panel -- migrate',
     async run() {
       // bootstrap() has migrated already; saying so is the whole job.
       console.log('Database is up to date.');
       return 0;
     },
   },
+  ...nodeCommands,
   ...eggCommands,
-  'node:configure': {
-    summary: "Print (or write) a node's daemon configuration file",
-    usage: '--node ID|NAME [--file PATH]',
-    options: { node: { type: 'string' }, file: { type: 'string' } },
-    async run(ctx, v) {
-      const wanted = required(v, 'node');
-      const node = await ctx.db.db
-        .selectFrom('nodes')
-        .selectAll()
-        .where(/^\d+$/u.test(wanted) ? 'id' : 'name', '=', /^\d+$/u.test(wanted) ? Number(wanted) : wanted)
-        .executeTakeFirst();
-      if (!node) throw new CliError(`no node with the id or name "${wanted}"`);
-      const text = `${JSON.stringify(nodeConfiguration(node, ctx.config.appKey, ctx.config.appUrl), null, 2)}\n`;
-      const file = v.file as string | undefined;
-      if (!file) {
-        console.log(text.trimEnd());
-        return 0;
-      }
-      // It holds the node's secret token: readable by its owner only.
-      writeFileSync(file, text, { mode: 0o600 });
-      console.error(`Wrote the configuration of node "${node.name}" to ${file}.`);
-      return 0;
-    },
-  },
   'server:create': {
     summary: 'Create a server from an egg on a free allocation of a node',
     usage:
@@ -134,6 +38,18 @@ export const commands: Record<string, Command> = {
       cpu: { type: 'string', default: '100' },
       env: { type: 'string', multiple: true },
     },
+    help: {
+      owner: 'the username or email of the owner',
+      egg: 'the egg id (egg:list shows them)',
+      name: 'the server name',
+      node: 'a node id; the first free allocation of it is used (default: of any node)',
+      memory: 'memory limit, MiB (default 1024)',
+      disk: 'disk limit, MiB (default 5120)',
+      cpu: 'CPU limit, percent of one core (default 100)',
+      env: "a value of one of the egg's variables; repeat for several",
+    },
+    example:
+      'npm run -s panel -- server:create --owner ada --egg 1 --name "Ada\'s world" --memory 2048 --env SERVER_JARFILE=server.jar',
     async run(ctx, v) {
       const owner = await findUser(ctx, required(v, 'owner'));
       const eggId = Number(required(v, 'egg'));
@@ -171,21 +87,6 @@ export const commands: Record<string, Command> = {
       return 0;
     },
   },
-  'egg:list': {
-    summary: 'List the eggs (server templates) and their ids',
-    usage: '',
-    options: {},
-    async run(ctx) {
-      const eggs = await ctx.db.db
-        .selectFrom('eggs')
-        .innerJoin('nests', 'nests.id', 'eggs.nest_id')
-        .select(['eggs.id', 'eggs.name', 'nests.name as nest'])
-        .orderBy('eggs.id')
-        .execute();
-      for (const e of eggs) console.log(`${String(e.id).padStart(4)}  ${e.name}  (${e.nest})`);
-      return 0;
-    },
-  },
   'api-key:create': {
     summary: 'Create an API key and print it (and nothing else)',
     usage: '--user U --client|--application [--description D] [--allowed-ip IP …]',
@@ -196,6 +97,14 @@ export const commands: Record<string, Command> = {
       description: { type: 'string' },
       'allowed-ip': { type: 'string', multiple: true },
     },
+    help: {
+      user: 'the username or email of the key owner',
+      client: 'a client key (ptlc_…): what the user may do',
+      application: 'an application key (ptla_…) with every right; the owner must be a root admin',
+      description: 'what the key is for',
+      'allowed-ip': 'only this address or network (CIDR) may use the key; repeat for several',
+    },
+    example: 'KEY=$(npm run -s panel -- api-key:create --user admin --application --description billing)',
     async run(ctx, v) {
       if (v.client === v.application) throw new CliError('give exactly one of --client or --application');
       const user = await findUser(ctx, required(v, 'user'));

@@ -1,22 +1,9 @@
-import { HttpError } from '../http/errors.ts';
 import { databaseServices } from '../modules/databases/databases.wiring.ts';
 import type { AppContext } from '../context.ts';
-import { CliError, type Command } from './commands.ts';
-
-const SYSTEM = { userId: null, apiKeyId: null, ip: null };
+import { CLI_ACTOR as SYSTEM, CliError, refusalsAsCliErrors, type Command } from './command.ts';
 
 function services(ctx: AppContext) {
   return databaseServices({ ...ctx, activity: ctx.services.activity });
-}
-
-/** The service's refusals (connection check, databases left) as the CLI's one-line errors. */
-async function refusalsAsCliErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (e) {
-    if (e instanceof HttpError) throw new CliError(e.detail);
-    throw e;
-  }
 }
 
 function hostId(v: Record<string, unknown>): number {
@@ -42,6 +29,18 @@ export const databaseHostCommands: Record<string, Command> = {
       'max-databases': { type: 'string' },
       node: { type: 'string', multiple: true },
     },
+    help: {
+      name: 'a name for it',
+      host: 'its address (host name or IP)',
+      port: 'its port (MySQL/MariaDB 3306, PostgreSQL 5432)',
+      username: 'an account allowed to create databases and users',
+      password: "that account's password (stored encrypted)",
+      engine: 'mysql (default; MySQL or MariaDB) or postgresql',
+      'max-databases': 'most databases the panel creates there (default: no limit)',
+      node: 'a node id whose servers use this host; repeat for several',
+    },
+    example:
+      'npm run -s panel -- database-host:create --name main --host 10.0.0.5 --port 3306 --username talon --password secret --node 1',
     async run(ctx, v) {
       const created = await refusalsAsCliErrors(() =>
         services(ctx).hosts.create(
@@ -69,6 +68,8 @@ export const databaseHostCommands: Record<string, Command> = {
     summary: 'List the database hosts',
     usage: '',
     options: {},
+    help: {},
+    example: 'npm run -s panel -- database-host:list',
     async run(ctx) {
       const { rows } = await services(ctx).hosts.list(1, 1000);
       for (const { host, nodeIds } of rows) {
@@ -85,6 +86,8 @@ export const databaseHostCommands: Record<string, Command> = {
     summary: 'Delete a database host that has no databases left',
     usage: '--id ID',
     options: { id: { type: 'string' } },
+    help: { id: 'the database host id (database-host:list shows them)' },
+    example: 'npm run -s panel -- database-host:delete --id 2',
     async run(ctx, v) {
       const id = hostId(v);
       await refusalsAsCliErrors(() => services(ctx).hosts.delete(id, SYSTEM));

@@ -1,38 +1,15 @@
 // egg:import and egg:export as an operator runs them: several files, a folder, per-file results, exit codes.
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../bootstrap.ts';
 import type { AppContext } from '../context.ts';
-import { createTestDatabase, type TestDatabase } from '../test-support/database.ts';
+import { startTestCli, type TestCli } from '../test-support/cli.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = path.join(ROOT, 'apps/panel/src/cli/main.ts');
-
-let database: TestDatabase;
+let testCli: TestCli;
 let dataDir: string;
 let eggsDir: string;
 let ctx: AppContext;
-
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      [MAIN, ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (...args: string[]) => testCli.run(...args);
 
 const PTDL = {
   meta: { version: 'PTDL_v2', update_url: null },
@@ -92,8 +69,8 @@ variables: []
 `;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'talon-egg-cli-'));
+  testCli = await startTestCli({ prefix: 'talon-egg-cli-' });
+  ({ ctx, dataDir } = testCli);
   eggsDir = path.join(dataDir, 'eggs');
   mkdirSync(path.join(eggsDir, 'pelican'), { recursive: true });
   writeFileSync(path.join(eggsDir, 'egg-cli-json.json'), JSON.stringify(PTDL, null, 2));
@@ -104,17 +81,10 @@ beforeAll(async () => {
     path.join(dataDir, 'bad.json'),
     JSON.stringify({ ...PTDL, name: 'Bad', variables: [{ ...PTDL.variables[0], rules: 'required|intger' }] }),
   );
-  expect((await cli('migrate')).code).toBe(0);
-  ctx = await bootstrap({
-    log: pino({ level: 'silent' }),
-    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
-  });
 }, 120_000);
 
 afterAll(async () => {
-  await ctx.db.close();
-  await database.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await testCli?.close();
 });
 
 describe('egg:import', () => {

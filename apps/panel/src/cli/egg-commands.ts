@@ -2,8 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { EGG_EXPORT_FORMATS, type EggExportFormat } from '@talon/shared';
 import type { AppContext } from '../context.ts';
+import { EggEditService } from '../modules/eggs/egg-edit.service.ts';
 import { BUILT_IN_NEST, EggImportError, type EggImportOutcome } from '../modules/eggs/eggs.service.ts';
-import { CliError, type Command } from './commands.ts';
+import { CLI_ACTOR, CliError, idOf, printTable, refusalsAsCliErrors, type Command } from './command.ts';
 
 /** What an egg file may be called; the content decides the format, the name only the search. */
 const EGG_FILE = /\.(json|ya?ml)$/iu;
@@ -69,13 +70,59 @@ async function importAll(ctx: AppContext, files: string[], nestName: string): Pr
   return counts.refused > 0 ? 1 : 0;
 }
 
-/** Egg import and export from the command line (issue 17); the same service as the API. */
+/** The egg of `--egg ID`, or a refusal naming egg:list. */
+async function eggOf(ctx: AppContext, raw: unknown) {
+  const id = idOf(typeof raw === 'string' ? raw : '');
+  if (!id) throw new CliError('--egg takes a numeric egg id (egg:list shows them)');
+  const egg = await ctx.repositories.eggs.findEgg(id);
+  if (!egg) throw new CliError(`no egg with id ${id} (egg:list shows them)`);
+  return egg;
+}
+
+/** Eggs from the command line (issues 16, 17); the same services as the API. */
 export const eggCommands: Record<string, Command> = {
+  'egg:list': {
+    summary: 'List the eggs (server templates) with their ids and nests',
+    usage: '',
+    options: {},
+    help: {},
+    example: 'npm run -s panel -- egg:list',
+    async run(ctx) {
+      const { rows: nests } = await ctx.repositories.eggs.listNests(0, 100_000);
+      const nestName = new Map(nests.map((n) => [n.id, n.name]));
+      const eggs = await ctx.repositories.eggs.eggsOfNests(nests.map((n) => n.id));
+      printTable(
+        ['ID', 'NAME', 'NEST'],
+        eggs.map((e) => [String(e.id), e.name, nestName.get(e.nest_id) ?? '']),
+        'No eggs. Import one with egg:import.',
+      );
+      return 0;
+    },
+  },
+  'egg:delete': {
+    summary: 'Delete an egg that no server uses',
+    usage: '--egg ID',
+    options: { egg: { type: 'string' } },
+    help: { egg: 'the egg id (egg:list shows them)' },
+    example: 'npm run -s panel -- egg:delete --egg 7',
+    async run(ctx, v) {
+      const egg = await eggOf(ctx, v.egg);
+      const edits = new EggEditService(ctx.repositories.eggs, ctx.services.activity);
+      await refusalsAsCliErrors(() => edits.delete(egg, CLI_ACTOR));
+      console.log(`Deleted egg ${egg.id} "${egg.name}".`);
+      return 0;
+    },
+  },
   'egg:import': {
     summary:
       'Import eggs (PTDL_v1/v2, PLCN_v1–v3; JSON or YAML) from files or folders into a nest, updating one of the same uuid or name',
     usage: '--file F|DIR [--file F2 …] [--nest NAME]',
     options: { file: { type: 'string', multiple: true }, nest: { type: 'string' } },
+    help: {
+      file: 'an egg file or a folder of them (*.json, *.yaml, *.yml); repeat for several',
+      nest: `the nest to import into, created when missing (default "${BUILT_IN_NEST}")`,
+    },
+    example: 'npm run -s panel -- egg:import --file ./eggs/minecraft --nest Minecraft',
     async run(ctx, v) {
       const given = (Array.isArray(v.file) ? v.file : []).filter((f): f is string => typeof f === 'string');
       if (given.length === 0)
@@ -90,16 +137,17 @@ export const eggCommands: Record<string, Command> = {
     summary: 'Print an egg as PTDL_v2 JSON (or PLCN_v3 with --format PLCN_v3)',
     usage: '--egg ID [--format PTDL_v2|PLCN_v3]',
     options: { egg: { type: 'string' }, format: { type: 'string' } },
+    help: {
+      egg: 'the egg id (egg:list shows them)',
+      format: 'PTDL_v2 (default; Pterodactyl) or PLCN_v3 (Pelican)',
+    },
+    example: 'npm run -s panel -- egg:export --egg 7 > egg-paper.json',
     async run(ctx, v) {
-      const raw = v.egg;
-      const id = Number(typeof raw === 'string' ? raw : '');
-      if (!Number.isInteger(id) || id < 1) throw new CliError('--egg takes a numeric egg id');
       const format = (v.format as string | undefined) ?? 'PTDL_v2';
       if (!(EGG_EXPORT_FORMATS as readonly string[]).includes(format))
         throw new CliError(`--format takes ${EGG_EXPORT_FORMATS.join(' or ')}`);
-      const egg = await ctx.repositories.eggs.findEgg(id);
-      if (!egg) throw new CliError(`no egg with id ${id}`);
-      console.log(JSON.stringify(await ctx.services.eggs.export(id, format as EggExportFormat), null, 2));
+      const egg = await eggOf(ctx, v.egg);
+      console.log(JSON.stringify(await ctx.services.eggs.export(egg.id, format as EggExportFormat), null, 2));
       return 0;
     },
   },

@@ -4,25 +4,31 @@ import { ConfigError } from '../config/config.ts';
 import type { AppContext } from '../context.ts';
 import { ValidationFailed } from '../http/errors.ts';
 import { CliError, commands } from './commands.ts';
+import { commandHelp, overview } from './help.ts';
 import { pino } from 'pino';
 
 /** `npm run panel -- <command> [flags]`: operator tasks against the configured database. */
 async function main(argv: string[]) {
   const [name, ...rest] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(overview(commands));
+    return 0;
+  }
   const command = name ? commands[name] : undefined;
   if (!command) {
-    console.error(
-      `Usage: npm run panel -- <command> [flags]\n\nCommands:\n${Object.entries(commands)
-        .map(([n, c]) => `  ${n.padEnd(18)} ${c.summary}`)
-        .join('\n')}`,
-    );
+    // Not on stdout: a script capturing a result must not take the usage for one.
+    console.error(`${name ? `Unknown command "${name}".\n\n` : ''}${overview(commands)}`);
     return name ? 2 : 0;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(commandHelp(name!, command));
+    return 0;
   }
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
   } catch (e) {
-    console.error(`${name}: ${(e as Error).message}\nUsage: npm run panel -- ${name} ${command.usage}`);
+    console.error(`${name}: ${(e as Error).message}\n\n${commandHelp(name!, command)}`);
     return 2;
   }
   let ctx: AppContext | undefined;
