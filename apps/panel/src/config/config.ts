@@ -316,5 +316,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The panel's variables that `env` sets to something (an empty value counts as unset, as above). */
 function explicitlySet(env: NodeJS.ProcessEnv): ReadonlySet<string> {
   const known = Object.keys(schema.shape);
-  return new Set(known.filter((name) => (env[name] ?? '').trim() !== ''));
+  return new Set(known.filter((name) => (env[name] ?? '') !== ''));
 }

@@ -320,6 +320,30 @@ describe('the settings in effect', () => {
   });
 });
 
+describe('the web app', () => {
+  it('gets the site name, reCAPTCHA and client allocations in effect in its page', async () => {
+    await adminClient.request('PATCH', URL_, {
+      app_name: 'Shell & Co',
+      recaptcha: { enabled: true, site_key: 'shell-site-key', secret_key: 'shell-secret' },
+      client_allocations: { enabled: true },
+    });
+    try {
+      const html = (await new TestClient(panel.url).get('/auth/login')).text;
+      const site = /window\.SiteConfiguration = (\{.*?\});/u.exec(html)?.[1];
+      expect(JSON.parse(site!)).toEqual({
+        name: 'Shell & Co',
+        locale: 'en',
+        recaptcha: { enabled: true, siteKey: 'shell-site-key' },
+        clientAllocations: { enabled: true },
+      });
+      expect(html).toContain('<title>Shell &#38; Co</title>');
+      expect(html).not.toContain('shell-secret');
+    } finally {
+      await adminClient.request('PATCH', URL_, { recaptcha: { enabled: false } });
+    }
+  });
+});
+
 describe('POST /api/application/settings/mail/test', () => {
   it('sends a mail to the admin by default and answers the SMTP server’s final answer', async () => {
     await adminClient.request('PATCH', URL_, {
