@@ -1,34 +1,20 @@
+import {
+  APPLICATION_KEY_RESOURCES,
+  type ApplicationApiKey,
+  type ApplicationKeyPermissions,
+  type ApplicationKeyResource,
+  type ApplicationKeyRight,
+} from '@talon/shared/admin/api-keys-wire';
 import { APP, deleteItem, listParams, requestApp, type WireItem, type WireList } from './http.ts';
 import { http } from '../http.ts';
 
-/** The resources an application key is granted rights on (the `r_*` columns). */
-export const KEY_RESOURCES = [
-  'users',
-  'nodes',
-  'allocations',
-  'locations',
-  'nests',
-  'eggs',
-  'servers',
-  'database_hosts',
-  'server_databases',
-] as const;
-
-export type KeyResource = (typeof KEY_RESOURCES)[number];
+/** The resources an application key is granted rights on (the `r_*` columns), in screen order. */
+export const KEY_RESOURCES = APPLICATION_KEY_RESOURCES;
+export type KeyResource = ApplicationKeyResource;
 
 /** 0 none, 1 read, 3 read and write (the r_* bits). */
-export type KeyRight = 0 | 1 | 3;
-
-export type KeyPermissions = Record<KeyResource, KeyRight>;
-
-export interface WireApplicationKey {
-  identifier: string;
-  description: string;
-  allowed_ips: string[];
-  permissions: Partial<Record<KeyResource, number>>;
-  last_used_at: string | null;
-  created_at: string;
-}
+export type KeyRight = ApplicationKeyRight;
+export type KeyPermissions = ApplicationKeyPermissions;
 
 export interface ApplicationKey {
   identifier: string;
@@ -36,7 +22,7 @@ export interface ApplicationKey {
   allowedIps: string[];
   permissions: KeyPermissions;
   lastUsedAt: string | null;
-  createdAt: string;
+  createdAt: string | null;
 }
 
 function toRight(value: number | undefined): KeyRight {
@@ -44,14 +30,14 @@ function toRight(value: number | undefined): KeyRight {
   return value === 1 ? 1 : 0;
 }
 
-export function toApplicationKey(wire: WireApplicationKey): ApplicationKey {
+export function toApplicationKey(wire: ApplicationApiKey): ApplicationKey {
   const permissions = Object.fromEntries(
-    KEY_RESOURCES.map((resource) => [resource, toRight(wire.permissions?.[resource])]),
+    KEY_RESOURCES.map((resource) => [resource, toRight(wire.permissions[resource])]),
   ) as KeyPermissions;
   return {
     identifier: wire.identifier,
     description: wire.description,
-    allowedIps: wire.allowed_ips ?? [],
+    allowedIps: wire.allowed_ips,
     permissions,
     lastUsedAt: wire.last_used_at,
     createdAt: wire.created_at,
@@ -59,7 +45,7 @@ export function toApplicationKey(wire: WireApplicationKey): ApplicationKey {
 }
 
 export async function listApplicationKeys(): Promise<ApplicationKey[]> {
-  const { data } = await http.get<WireList<WireApplicationKey>>(`${APP}/api-keys`, {
+  const { data } = await http.get<WireList<ApplicationApiKey>>(`${APP}/api-keys`, {
     params: listParams({ perPage: 100 }),
   });
   return data.data.map((item) => toApplicationKey(item.attributes));
@@ -75,7 +61,7 @@ export interface NewApplicationKey {
 export async function createApplicationKey(
   input: NewApplicationKey,
 ): Promise<{ key: ApplicationKey; secretToken: string }> {
-  const { data } = await requestApp<WireItem<WireApplicationKey> & { meta: { secret_token: string } }>(
+  const { data } = await requestApp<WireItem<ApplicationApiKey> & { meta: { secret_token: string } }>(
     'POST',
     '/api-keys',
     { description: input.description, allowed_ips: input.allowedIps, permissions: input.permissions },

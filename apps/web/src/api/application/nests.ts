@@ -1,15 +1,8 @@
+import type { AdminEgg as WireEgg, AdminNest as WireNest } from '@talon/shared/admin/egg-wire';
 import { getAll, getItem, getPage, type ListQuery, type Page } from './http.ts';
 
-/** Application `nest` (reference §5.1). */
-export interface WireNest {
-  id: number;
-  uuid: string;
-  author: string;
-  name: string;
-  description: string | null;
-  created_at: string;
-  updated_at: string | null;
-}
+/** Application `nest` and `egg` (reference §5.1), wire shapes in packages/shared. */
+export type { WireEgg, WireNest };
 
 export interface AdminNest {
   id: number;
@@ -29,36 +22,6 @@ export function toAdminNest(wire: WireNest): AdminNest {
     description: wire.description,
     createdAt: wire.created_at,
   };
-}
-
-/** Application `egg` (reference §5.1). */
-export interface WireEgg {
-  id: number;
-  uuid: string;
-  name: string;
-  nest: number;
-  author: string;
-  description: string | null;
-  docker_image: string;
-  docker_images: Record<string, string>;
-  config: {
-    files: unknown;
-    startup: unknown;
-    stop: string | null;
-    logs: unknown;
-    file_denylist: (string | null)[];
-    extends: number | null;
-  };
-  startup: string;
-  script: {
-    privileged: boolean;
-    install: string | null;
-    entry: string;
-    container: string;
-    extends: number | null;
-  };
-  created_at: string;
-  updated_at: string | null;
 }
 
 export interface AdminEgg {

@@ -1,3 +1,4 @@
+import type { NodeHealth as WireNodeHealth } from '@talon/shared/admin/node-wire';
 import { getItem, getPage, type ListQuery, type Page } from './http.ts';
 
 /** Application `node` (reference §5.1; daemon token fields are never sent). */
@@ -84,19 +85,7 @@ export function getNode(id: number | string): Promise<AdminNode> {
   return getItem(`/nodes/${encodeURIComponent(String(id))}`, toAdminNode);
 }
 
-/** Extension (contract "Node health"): the daemon's system information, 3 s timeout. */
-export interface WireNodeHealth {
-  reachable: boolean;
-  version: string | null;
-  architecture: string | null;
-  cpu_count: number | null;
-  kernel_version: string | null;
-  os: string | null;
-  memory: { total: number | null };
-  error: string | null;
-  checked_at: string;
-}
-
+/** Extension (docs/api.md "Nodes"): the daemon's system information, 3 s timeout. */
 export interface NodeHealth {
   reachable: boolean;
   version: string | null;

@@ -1,25 +1,7 @@
+import type { AdminOverview as WireOverview } from '@talon/shared/admin/overview-wire';
 import { getItem } from './http.ts';
 
-/** The admin overview's summary (contract "Overview", session only). */
-export interface WireOverview {
-  version: string;
-  counts: {
-    users: number;
-    servers: number;
-    nodes: number;
-    locations: number;
-    nests: number;
-    eggs: number;
-    database_hosts: number;
-  };
-  first_steps: {
-    node_ready: boolean;
-    egg_available: boolean;
-    server_created: boolean;
-    user_invited: boolean;
-  };
-}
-
+/** The admin overview's summary (docs/api.md "Overview", session only). */
 export interface Overview {
   version: string;
   counts: {

@@ -1,25 +1,15 @@
+import type {
+  MailEncryption,
+  PanelSettings as WirePanelSettings,
+  PanelSettingsPatch,
+  PanelSettingsResponse,
+  TwoFactorRequirement,
+} from '@talon/shared/admin/settings-wire';
 import { http } from '../http.ts';
 import { APP, requestApp, type WireItem } from './http.ts';
 
-/** Panel settings (contract "Settings", session only). */
-export type TwoFactorRequirement = 'none' | 'admins' | 'everyone';
-export type MailEncryption = 'tls' | 'ssl' | 'none';
-
-export interface WirePanelSettings {
-  app_name: string;
-  two_factor: TwoFactorRequirement;
-  recaptcha: { enabled: boolean; site_key: string; secret_key_set: boolean };
-  mail: {
-    host: string | null;
-    port: number;
-    encryption: MailEncryption;
-    username: string | null;
-    password_set: boolean;
-    from_address: string;
-    from_name: string | null;
-  };
-  client_allocations: { enabled: boolean; range_start: number | null; range_end: number | null };
-}
+/** Panel settings (docs/api.md "Settings", session only); wire shapes in packages/shared. */
+export type { TwoFactorRequirement, MailEncryption, PanelSettingsPatch };
 
 export interface PanelSettings {
   appName: string;
@@ -66,32 +56,11 @@ export function toPanelSettings(wire: WirePanelSettings, environment: string[] =
   };
 }
 
-type SettingsEnvelope = WireItem<WirePanelSettings> & { meta?: { environment?: string[] } };
+type SettingsEnvelope = Omit<PanelSettingsResponse, 'meta'> & { meta?: { environment?: string[] } };
 
 export async function getPanelSettings(): Promise<PanelSettings> {
   const { data } = await http.get<SettingsEnvelope>(`${APP}/settings`);
   return toPanelSettings(data.attributes, data.meta?.environment ?? []);
-}
-
-/**
- * A partial update in wire names. `recaptcha.secret_key` and `mail.password` are write-only: an
- * empty password keeps the stored one unless `mail.password_clear` is true.
- */
-export interface PanelSettingsPatch {
-  app_name?: string;
-  two_factor?: TwoFactorRequirement;
-  recaptcha?: { enabled?: boolean; site_key?: string; secret_key?: string };
-  mail?: {
-    host?: string | null;
-    port?: number;
-    encryption?: MailEncryption;
-    username?: string | null;
-    password?: string | null;
-    password_clear?: boolean;
-    from_address?: string;
-    from_name?: string | null;
-  };
-  client_allocations?: { enabled?: boolean; range_start?: number | null; range_end?: number | null };
 }
 
 export async function updatePanelSettings(patch: PanelSettingsPatch): Promise<PanelSettings> {

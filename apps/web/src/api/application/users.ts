@@ -1,20 +1,8 @@
+import type { AdminUser as WireAdminUser } from '@talon/shared/admin/user-wire';
 import { getItem, getPage, type ListQuery, type Page } from './http.ts';
 
-/** Application `user` (reference §5.1). */
-export interface WireAdminUser {
-  id: number;
-  external_id: string | null;
-  uuid: string;
-  username: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  language: string;
-  root_admin: boolean;
-  '2fa': boolean;
-  created_at: string;
-  updated_at: string | null;
-}
+/** Application `user` (reference §5.1), wire shape in packages/shared. */
+export type { WireAdminUser };
 
 export interface AdminUser {
   id: number;
