@@ -1,4 +1,13 @@
-import { getItem, getPage, relationItem, type ListQuery, type Page, type WireRelationships } from './http.ts';
+import {
+  getItem,
+  getPage,
+  relationItem,
+  relationList,
+  sendItem,
+  type ListQuery,
+  type Page,
+  type WireRelationships,
+} from './http.ts';
 import { toAdminUser, type AdminUser, type WireAdminUser } from './users.ts';
 import { toAdminNode, type AdminNode, type WireNode } from './nodes.ts';
 
@@ -71,6 +80,8 @@ export interface AdminServer {
   /** Filled when the list/item was asked with include=user / include=node. */
   owner: AdminUser | null;
   nodeItem: AdminNode | null;
+  /** Filled when asked with include=allocations (the primary one is `allocationId`). */
+  allocations: ServerAllocation[];
 }
 
 export function toAdminServer(wire: WireAdminServer): AdminServer {
@@ -109,6 +120,7 @@ export function toAdminServer(wire: WireAdminServer): AdminServer {
     createdAt: wire.created_at,
     owner: owner ? toAdminUser(owner) : null,
     nodeItem: node ? toAdminNode(node) : null,
+    allocations: relationList<WireServerAllocation>(wire, 'allocations').map(toServerAllocation),
   };
 }
 
@@ -119,4 +131,138 @@ export function listServers(query: ListQuery = {}): Promise<Page<AdminServer>> {
 
 export function getServer(id: number | string, include: string[] = []): Promise<AdminServer> {
   return getItem(`/servers/${encodeURIComponent(String(id))}`, toAdminServer, include);
+}
+
+/** Application `allocation` (reference §5.1), as a server's include or a node's free addresses. */
+export interface WireServerAllocation {
+  id: number;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+  assigned: boolean;
+}
+
+export interface ServerAllocation {
+  id: number;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+  assigned: boolean;
+}
+
+export function toServerAllocation(wire: WireServerAllocation): ServerAllocation {
+  return {
+    id: wire.id,
+    ip: wire.ip,
+    alias: wire.alias,
+    port: wire.port,
+    notes: wire.notes,
+    assigned: wire.assigned,
+  };
+}
+
+/** `alias:port` when the address has an alias, else `ip:port` (IPv6 in brackets). */
+export function allocationAddress(allocation: { ip: string; alias: string | null; port: number }): string {
+  const host = allocation.alias || allocation.ip;
+  return `${host.includes(':') ? `[${host}]` : host}:${allocation.port}`;
+}
+
+/**
+ * A node's unassigned allocations, for choosing a new server's addresses. `filter[server_id]` with
+ * a non-numeric value selects the unassigned ones (reference §5.3); one large page is enough here.
+ */
+export async function listFreeAllocations(nodeId: number | string): Promise<ServerAllocation[]> {
+  const page = await getPage(
+    `/nodes/${encodeURIComponent(String(nodeId))}/allocations`,
+    { perPage: 1000, filters: { server_id: 'false' } },
+    toServerAllocation,
+  );
+  return page.items;
+}
+
+/** An egg variable (reference §5.1 `egg_variable`), as a new server's form shows it. */
+export interface EggVariableChoice {
+  name: string;
+  description: string;
+  envVariable: string;
+  defaultValue: string;
+  userViewable: boolean;
+  userEditable: boolean;
+  rules: string;
+}
+
+/** What a new server takes from its egg: images, startup command and variables. */
+export interface EggForServer {
+  id: number;
+  nestId: number;
+  name: string;
+  dockerImages: Record<string, string>;
+  startup: string;
+  variables: EggVariableChoice[];
+}
+
+interface WireEggForServer extends WireRelationships {
+  id: number;
+  nest: number;
+  name: string;
+  docker_images: Record<string, string>;
+  startup: string;
+}
+
+interface WireEggVariable {
+  name: string;
+  description: string | null;
+  env_variable: string;
+  default_value: string | null;
+  user_viewable: boolean;
+  user_editable: boolean;
+  rules: string | null;
+}
+
+export function getEggForServer(nestId: number | string, eggId: number | string): Promise<EggForServer> {
+  return getItem(
+    `/nests/${encodeURIComponent(String(nestId))}/eggs/${encodeURIComponent(String(eggId))}`,
+    (wire: WireEggForServer) => ({
+      id: wire.id,
+      nestId: wire.nest,
+      name: wire.name,
+      dockerImages: wire.docker_images,
+      startup: wire.startup,
+      variables: relationList<WireEggVariable>(wire, 'variables').map((v) => ({
+        name: v.name,
+        description: v.description ?? '',
+        envVariable: v.env_variable,
+        defaultValue: v.default_value ?? '',
+        userViewable: v.user_viewable,
+        userEditable: v.user_editable,
+        rules: v.rules ?? '',
+      })),
+    }),
+    ['variables'],
+  );
+}
+
+/** POST /api/application/servers (reference §5.5): either `allocation` or `deploy`. */
+export interface CreateServerBody {
+  name: string;
+  user: number;
+  egg: number;
+  docker_image: string;
+  startup: string;
+  environment: Record<string, string>;
+  limits: { memory: number; swap: number; disk: number; io: number; cpu: number; threads: string | null };
+  feature_limits: { databases: number; allocations: number; backups: number };
+  allocation?: { default: number; additional: number[] };
+  deploy?: { locations: number[]; dedicated_ip: boolean; port_range: string[] };
+  external_id: string | null;
+  description: string | null;
+  oom_disabled: boolean;
+  skip_scripts: boolean;
+  start_on_completion: boolean;
+}
+
+export function createServer(body: CreateServerBody): Promise<AdminServer> {
+  return sendItem('POST', '/servers', body, toAdminServer);
 }
