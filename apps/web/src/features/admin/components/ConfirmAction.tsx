@@ -16,8 +16,11 @@ export function ConfirmAction({
   variant = 'danger',
   disabled,
   className,
+  ariaLabel,
 }: {
   label: ReactNode;
+  /** The button's accessible name when the visible label is not unique on the page ("Delete location eu"). */
+  ariaLabel?: string;
   title: string;
   confirmLabel: string;
   message: ReactNode;
@@ -47,7 +50,13 @@ export function ConfirmAction({
 
   return (
     <>
-      <Button variant={variant} disabled={disabled} className={className} onClick={() => setOpen(true)}>
+      <Button
+        variant={variant}
+        disabled={disabled}
+        className={className}
+        aria-label={ariaLabel}
+        onClick={() => setOpen(true)}
+      >
         {label}
       </Button>
       <ConfirmationModal
