@@ -10,6 +10,7 @@ import { listParams, type ListSpec } from '../application/listing.ts';
 import { MAX_ID, pathId, resourceMeta } from '../application/urls.ts';
 import { nodeConfiguration } from './nodes.configuration.ts';
 import { presentNodes } from './nodes.includes.ts';
+import { applicationNodeExtensionRoutes } from './node-extensions.routes.ts';
 
 const LIST: ListSpec = {
   filters: {
@@ -18,7 +19,9 @@ const LIST: ListSpec = {
     fqdn: { column: 'fqdn' },
     daemon_token_id: { column: 'daemon_token_id' },
   },
-  sorts: { id: 'id', uuid: 'uuid', memory: 'memory', disk: 'disk' },
+  // `name` and `search` are our extensions (docs/api.md "Lists").
+  sorts: { id: 'id', uuid: 'uuid', memory: 'memory', disk: 'disk', name: 'name' },
+  search: ['name', 'fqdn'],
 };
 
 type IdParams = { Params: { id: string } };
@@ -107,4 +110,6 @@ export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
     await nodes.delete(pathId(req.params.id), activityActor(req));
     return reply.code(204).send();
   });
+
+  applicationNodeExtensionRoutes(app, ctx);
 }

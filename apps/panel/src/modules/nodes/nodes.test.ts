@@ -231,8 +231,8 @@ describe('GET /api/application/nodes', () => {
     const byMemory = await api.get('/api/application/nodes?sort=-memory');
     expect(byMemory.body.data[0].attributes.id).toBe(big.id);
     expect((await api.get('/api/application/nodes?sort=memory')).body.data[0].attributes.id).toBe(small.id);
-    expect(firstError(await api.get('/api/application/nodes?sort=name')).detail).toBe(
-      'Requested sort(s) `name` is not allowed. Allowed sort(s) are `id, uuid, memory, disk`.',
+    expect(firstError(await api.get('/api/application/nodes?sort=fqdn')).detail).toBe(
+      'Requested sort(s) `fqdn` is not allowed. Allowed sort(s) are `id, uuid, memory, disk, name`.',
     );
     expect(firstError(await api.get('/api/application/nodes?filter[scheme]=https')).detail).toBe(
       'Requested filter(s) `scheme` are not allowed. Allowed filter(s) are `uuid, name, fqdn, daemon_token_id`.',
@@ -470,5 +470,45 @@ describe('GET /api/application/nodes/deployable', () => {
       'NoViableNodeException',
       'No nodes satisfying the requirements specified for automatic deployment could be found.',
     );
+  });
+});
+
+describe('extensions: description, search, sort by name', () => {
+  it('create and update set description; PATCH without it keeps it, null clears it', async () => {
+    const node = await createNode({ description: 'Rack 4, Frankfurt' });
+    expect(node.description).toBe('Rack 4, Frankfurt');
+    const kept = await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ name: 'Kept' }));
+    expect(kept.body.attributes.description).toBe('Rack 4, Frankfurt');
+    const changed = await patch(
+      api,
+      `/api/application/nodes/${node.id}`,
+      nodeBody({ description: 'Rack 5' }),
+    );
+    expect(changed.body.attributes.description).toBe('Rack 5');
+    const cleared = await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ description: null }));
+    expect(cleared.body.attributes.description).toBeNull();
+  });
+
+  it('422 for a description that is not text or too long, creating nothing', async () => {
+    const before = (await api.get('/api/application/nodes')).body.meta.pagination.total;
+    const long = await api.post('/api/application/nodes', nodeBody({ description: 'x'.repeat(2001) }));
+    expect(details(long)).toEqual([
+      'description|max|The description may not be greater than 2000 characters.',
+    ]);
+    const list = await api.post('/api/application/nodes', nodeBody({ description: ['x'] }));
+    expect(details(list)).toEqual(['description|string|The description must be a string.']);
+    expect((await api.get('/api/application/nodes')).body.meta.pagination.total).toBe(before);
+  });
+
+  it('search matches name or fqdn ignoring case; sort=name and -name order by name', async () => {
+    const alpha = await createNode({ name: 'Zeta searchable', fqdn: 'a1.search.test' });
+    const beta = await createNode({ name: 'Alpha other', fqdn: 'B2.SEARCH.test' });
+    const byName = await api.get('/api/application/nodes?search=SEARCHABLE');
+    expect(byName.body.data.map((n: any) => n.attributes.id)).toEqual([alpha.id]);
+    const byFqdn = await api.get('/api/application/nodes?search=search.test&sort=name');
+    expect(byFqdn.body.data.map((n: any) => n.attributes.id)).toEqual([beta.id, alpha.id]);
+    const reversed = await api.get('/api/application/nodes?search=search.test&sort=-name');
+    expect(reversed.body.data.map((n: any) => n.attributes.id)).toEqual([alpha.id, beta.id]);
+    expect((await api.get('/api/application/nodes?search=nothing-like-this')).body.data).toEqual([]);
   });
 });
