@@ -1,55 +1,22 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootstrap } from '../../bootstrap.ts';
 import type { AppContext } from '../../context.ts';
 import { decrypt } from '../../lib/crypto.ts';
-import { createTestDatabase, type TestDatabase } from '../../test-support/database.ts';
+import { startTestCli, type TestCli } from '../../test-support/cli.ts';
 import { mysqlAdmin, uniqueDatabaseName } from '../../test-support/database-hosts.ts';
 import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 
 // database-host:create, :list and :delete as an operator runs them, against the real MariaDB.
-const ROOT = path.resolve(import.meta.dirname, '../../../../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const MAIN = path.join(ROOT, 'apps/panel/src/cli/main.ts');
-
-let database: TestDatabase;
-let dataDir: string;
+let testCli: TestCli;
 let ctx: AppContext;
-
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      TSX,
-      [MAIN, ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: database.url, LOG_LEVEL: 'warn' },
-        timeout: 60_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (...args: string[]) => testCli.run(...args);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(path.join(tmpdir(), 'talon-cli-db-'));
-  expect((await cli('migrate')).code).toBe(0);
-  ctx = await bootstrap({
-    log: pino({ level: 'silent' }),
-    env: { DATA_DIR: dataDir, DATABASE_URL: database.url },
-  });
+  testCli = await startTestCli({ prefix: 'talon-cli-db-' });
+  ctx = testCli.ctx;
 }, 180_000);
 
 afterAll(async () => {
-  await ctx?.db.close();
-  await database?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await testCli?.close();
 });
 
 describe('database-host CLI', () => {
