@@ -9,6 +9,7 @@ import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { EggsRepository } from '../eggs/eggs.repository.ts';
 import type { NodesService } from '../nodes/nodes.service.ts';
+import { MAX_ID } from '../application/urls.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { AllocationTakenError, type ServersRepository } from './servers.repository.ts';
 
@@ -22,16 +23,17 @@ const CREATE_RULES = {
   startup: 'required|string',
   environment: 'present|array',
   limits: 'required|array',
-  'limits.memory': 'required|numeric|min:0',
-  'limits.swap': 'required|numeric|min:-1',
-  'limits.disk': 'required|numeric|min:0',
+  // The upper bounds are the integer columns' (the reference has none; a larger value cannot be stored).
+  'limits.memory': 'required|numeric|min:0|max:2147483647',
+  'limits.swap': 'required|numeric|min:-1|max:2147483647',
+  'limits.disk': 'required|numeric|min:0|max:2147483647',
   'limits.io': 'required|numeric|between:10,1000',
-  'limits.cpu': 'required|numeric|min:0',
+  'limits.cpu': 'required|numeric|min:0|max:2147483647',
   'limits.threads': 'sometimes|nullable|string|regex:/^[0-9-,]+$/',
   feature_limits: 'required|array',
-  'feature_limits.databases': 'present|nullable|integer|min:0',
-  'feature_limits.allocations': 'sometimes|nullable|integer|min:0',
-  'feature_limits.backups': 'present|nullable|integer|min:0',
+  'feature_limits.databases': 'present|nullable|integer|min:0|max:2147483647',
+  'feature_limits.allocations': 'sometimes|nullable|integer|min:0|max:2147483647',
+  'feature_limits.backups': 'present|nullable|integer|min:0|max:2147483647',
   external_id: 'sometimes|nullable|string|between:1,191',
   description: 'sometimes|nullable|string',
   skip_scripts: 'sometimes|boolean',
@@ -40,6 +42,11 @@ const CREATE_RULES = {
 };
 
 const LABELS = { user: 'User ID', name: 'Server Name' };
+
+/** The row of an id from a request, or undefined for an id no row can have (PostgreSQL refuses those). */
+export function findRow<T>(id: number, find: (id: number) => Promise<T | undefined>): Promise<T | undefined> {
+  return Number.isInteger(id) && id > 0 && id <= MAX_ID ? find(id) : Promise.resolve(undefined);
+}
 
 interface CreateInput {
   name: string;
@@ -141,12 +148,12 @@ export class ServerCreationService {
       },
       LABELS,
     );
-    const owner = await this.users.findById(Number(input.user));
+    const owner = await findRow(Number(input.user), (id) => this.users.findById(id));
     if (!owner)
       throw new ValidationFailed([
         { field: 'user', rule: 'exists', detail: 'The selected User ID is invalid.' },
       ]);
-    const egg = await this.eggs.findEgg(Number(input.egg));
+    const egg = await findRow(Number(input.egg), (id) => this.eggs.findEgg(id));
     if (!egg)
       throw new ValidationFailed([{ field: 'egg', rule: 'exists', detail: 'The selected egg is invalid.' }]);
     if (input.external_id && (await this.servers.externalIdTaken(input.external_id))) {
@@ -212,11 +219,14 @@ export class ServerCreationService {
       }
       return a;
     });
-    return [primary, ...extra.filter((a) => a.id !== primary.id)];
+    // The primary or an allocation named twice is assigned once.
+    const unique = new Map([primary, ...extra].map((a) => [a.id, a]));
+    return [...unique.values()];
   }
 
   private async deploy(input: CreateInput): Promise<Allocation[]> {
-    const locations = (input.deploy?.locations ?? []).map(Number);
+    // An id no row can have stays in the list as one that matches nothing.
+    const locations = (input.deploy?.locations ?? []).map((id) => (Number(id) > MAX_ID ? -1 : Number(id)));
     const nodes = await this.nodes.viable({
       memory: Number(input.limits.memory),
       disk: Number(input.limits.disk),
@@ -273,11 +283,12 @@ export class ServerCreationService {
           status: 'installing',
           skip_scripts: isTrue(input.skip_scripts) ? 1 : 0,
           owner_id: ownerId,
-          memory: Number(input.limits.memory),
-          swap: Number(input.limits.swap),
-          disk: Number(input.limits.disk),
-          io: Number(input.limits.io),
-          cpu: Number(input.limits.cpu),
+          // `numeric` admits fractions; the columns are integers (MySQL rounds them the same way).
+          memory: Math.round(Number(input.limits.memory)),
+          swap: Math.round(Number(input.limits.swap)),
+          disk: Math.round(Number(input.limits.disk)),
+          io: Math.round(Number(input.limits.io)),
+          cpu: Math.round(Number(input.limits.cpu)),
           threads: input.limits.threads ?? null,
           oom_disabled: input.oom_disabled === undefined || isTrue(input.oom_disabled) ? 1 : 0,
           allocation_id: primary.id,

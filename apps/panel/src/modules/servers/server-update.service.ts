@@ -8,16 +8,17 @@ import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { EggsRepository } from '../eggs/eggs.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
-import { DOCKER_IMAGE_RULE, envString, validateVariables } from './server-creation.service.ts';
+import { MAX_ID } from '../application/urls.ts';
+import { DOCKER_IMAGE_RULE, envString, findRow, validateVariables } from './server-creation.service.ts';
 import type { ServersRepository } from './servers.repository.ts';
 import { userServerTokenId } from './token-id.ts';
 
 const LIMIT_RULES = {
-  memory: 'required|numeric|min:0',
-  swap: 'required|numeric|min:-1',
+  memory: 'required|numeric|min:0|max:2147483647',
+  swap: 'required|numeric|min:-1|max:2147483647',
   io: 'required|numeric|between:10,1000',
-  cpu: 'required|numeric|min:0',
-  disk: 'required|numeric|min:0',
+  cpu: 'required|numeric|min:0|max:2147483647',
+  disk: 'required|numeric|min:0|max:2147483647',
   threads: 'sometimes|nullable|string|regex:/^[0-9-,]+$/',
 };
 
@@ -87,7 +88,7 @@ export class ServerUpdateService {
       },
       { user: 'User ID', name: 'Server Name' },
     );
-    const owner = await this.users.findById(Number(input.user));
+    const owner = await findRow(Number(input.user), (id) => this.users.findById(id));
     if (!owner)
       throw new ValidationFailed([
         { field: 'user', rule: 'exists', detail: 'The selected User ID is invalid.' },
@@ -130,15 +131,17 @@ export class ServerUpdateService {
         remove_allocations: 'sometimes|array',
         'remove_allocations.*': 'integer',
         feature_limits: 'required|array',
-        'feature_limits.databases': 'present|nullable|integer|min:0',
-        'feature_limits.allocations': 'sometimes|nullable|integer|min:0',
-        'feature_limits.backups': 'present|nullable|integer|min:0',
+        'feature_limits.databases': 'present|nullable|integer|min:0|max:2147483647',
+        'feature_limits.allocations': 'sometimes|nullable|integer|min:0|max:2147483647',
+        'feature_limits.backups': 'present|nullable|integer|min:0|max:2147483647',
       },
       BUILD_LABELS,
     );
     const limits = nested && input.limits ? input.limits : (input as unknown as Record<string, Num | null>);
     const add = (input.add_allocations ?? []).map(Number);
-    const remove = (input.remove_allocations ?? []).map(Number).filter((id) => !add.includes(id));
+    const remove = (input.remove_allocations ?? [])
+      .map(Number)
+      .filter((id) => !add.includes(id) && id <= MAX_ID);
     const candidates = await this.servers.findAllocations(add);
     const addable = candidates
       .filter((a) => a.node_id === server.node_id && a.server_id === null)
@@ -160,11 +163,12 @@ export class ServerUpdateService {
     await this.servers.updateBuild(server.id, {
       values: {
         allocation_id: primary,
-        memory: Number(limits.memory),
-        swap: Number(limits.swap),
-        io: Number(limits.io),
-        cpu: Number(limits.cpu),
-        disk: Number(limits.disk),
+        // `numeric` admits fractions; the columns are integers.
+        memory: Math.round(Number(limits.memory)),
+        swap: Math.round(Number(limits.swap)),
+        io: Math.round(Number(limits.io)),
+        cpu: Math.round(Number(limits.cpu)),
+        disk: Math.round(Number(limits.disk)),
         threads: (limits.threads as string | null | undefined) ?? null,
         oom_disabled:
           input.oom_disabled === undefined ? server.oom_disabled : isTrue(input.oom_disabled) ? 1 : 0,
@@ -195,7 +199,7 @@ export class ServerUpdateService {
       image: `required|string|max:191|${DOCKER_IMAGE_RULE}`,
       skip_scripts: 'present|boolean',
     });
-    const egg = await this.eggs.findEgg(Number(input.egg));
+    const egg = await findRow(Number(input.egg), (id) => this.eggs.findEgg(id));
     if (!egg)
       throw new ValidationFailed([{ field: 'egg', rule: 'exists', detail: 'The selected egg is invalid.' }]);
     const values: { variableId: number; value: string }[] = [];

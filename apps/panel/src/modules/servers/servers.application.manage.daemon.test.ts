@@ -157,6 +157,22 @@ describe('POST /api/application/servers on chosen allocations', () => {
   });
 });
 
+describe('POST /api/application/servers with an allocation named twice', () => {
+  it('assigns each allocation once', async () => {
+    const [primary, extra] = await freeAllocations(2);
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(owner, egg, primary!, {
+        name: 'Named twice',
+        skip_scripts: true,
+        allocation: { default: primary, additional: [extra, extra, primary] },
+      }),
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(await assignedTo(created.body.attributes.id as number)).toEqual([primary, extra]);
+  });
+});
+
 describe('PATCH /api/application/servers/{id}/startup with another egg', () => {
   it("validates the new egg's variables, then switches egg and nest and stores its variables", async () => {
     const [allocation] = await freeAllocations(1);
@@ -327,6 +343,75 @@ describe('who may change a server', () => {
   });
 });
 
+describe('numbers beyond what the database holds', () => {
+  it('answers 422 (or the allocation refusal), never 500, and stores fractional limits rounded', async () => {
+    const [allocation] = await freeAllocations(1);
+    const huge = 3_000_000_000;
+    const before = await serverCount();
+    for (const extra of [
+      { user: huge },
+      { egg: huge },
+      { allocation: { default: huge } },
+      { allocation: { default: allocation, additional: [huge] } },
+      { limits: { memory: huge, swap: 0, disk: 256, io: 500, cpu: 50 } },
+      { limits: { memory: 128, swap: 0, disk: huge, io: 500, cpu: huge } },
+      { feature_limits: { databases: huge, allocations: 1, backups: 0 } },
+    ]) {
+      const res = await app.post('/api/application/servers', serverBody(owner, egg, allocation!, extra));
+      expect([res.status, JSON.stringify(extra)]).toEqual([422, JSON.stringify(extra)]);
+    }
+    const far = await app.post(
+      '/api/application/servers',
+      serverBody(owner, egg, allocation!, {
+        deploy: { locations: [huge], dedicated_ip: false, port_range: [] },
+      }),
+    );
+    expect(firstError(far).code).toBe('NoViableNodeException');
+    expect(await serverCount()).toBe(before);
+
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(owner, egg, allocation!, {
+        name: 'Fractions',
+        skip_scripts: true,
+        limits: { memory: 127.6, swap: 0, disk: 256.2, io: 500, cpu: 49.5 },
+      }),
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.attributes.limits).toMatchObject({ memory: 128, disk: 256, cpu: 50 });
+    const id = created.body.attributes.id as number;
+
+    const limits = { memory: 64, swap: 0, disk: 256, io: 500, cpu: 50 };
+    const build = (extra: Record<string, unknown>) =>
+      app.request('PATCH', `/api/application/servers/${id}/build`, {
+        allocation,
+        limits,
+        feature_limits: { databases: 0, allocations: 1, backups: 0 },
+        ...extra,
+      });
+    expect((await build({ limits: { ...limits, memory: huge } })).status).toBe(422);
+    expect((await build({ add_allocations: [huge], remove_allocations: [huge] })).status).toBe(200);
+    expect((await build({ allocation: huge })).status).toBe(400);
+    const details = await app.request('PATCH', `/api/application/servers/${id}/details`, {
+      name: 'Fractions',
+      user: huge,
+    });
+    expect(firstError(details).meta).toMatchObject({ source_field: 'user' });
+    const startup = await app.request('PATCH', `/api/application/servers/${id}/startup`, {
+      startup: 'node server.js',
+      environment: {},
+      egg: huge,
+      image: 'talon/host-node:20',
+      skip_scripts: false,
+    });
+    expect(firstError(startup).meta).toMatchObject({ source_field: 'egg' });
+    const after = await app.get(`/api/application/servers/${id}`);
+    expect(after.body.attributes).toMatchObject({ user: owner.id, egg: egg.id, allocation });
+    expect(after.body.attributes.limits.memory).toBe(64);
+  });
+});
+
+// Last: it stops the daemon.
 describe('DELETE /api/application/servers/{id} while the daemon is down', () => {
   it('refuses a normal delete with the daemon error and keeps the server; force deletes it', async () => {
     const [allocation] = await freeAllocations(1);

@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, Insertable, Kysely, SqlBool } from 'kysely';
 import { page, type ListParams } from '../application/listing.ts';
+import { MAX_ID } from '../application/urls.ts';
 import { GenerationCache } from './generation-cache.ts';
 import type {
   Allocation,
@@ -341,8 +342,11 @@ export class ServersRepository {
   }
 
   findAllocations(ids: number[]): Promise<Allocation[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('allocations').selectAll().where('id', 'in', ids).execute();
+    // Ids no row can have are left out: PostgreSQL fails on comparing an integer column with a
+    // number beyond 32 bits instead of matching nothing.
+    const possible = ids.filter((id) => Number.isInteger(id) && id > 0 && id <= MAX_ID);
+    if (possible.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('allocations').selectAll().where('id', 'in', possible).execute();
   }
 
   /** Unassigned allocations on the given nodes, optionally only on the given ports. */
