@@ -1,3 +1,4 @@
+import { applicationApiKeySchema, createdApplicationApiKeySchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { expectError, firstError, TestClient, type Res } from '../../test-support/client.ts';
@@ -77,6 +78,7 @@ describe('a key created on the admin screen', () => {
       last_used_at: null,
       created_at: expect.stringMatching(UTC_ATOM),
     });
+    expect(createdApplicationApiKeySchema.parse(res.body)).toEqual(res.body);
     identifier = attributes.identifier;
     token = res.body.meta.secret_token;
     expect(token).toMatch(new RegExp(`^${identifier}[A-Za-z0-9]{32}$`, 'u'));
@@ -104,6 +106,7 @@ describe('a key created on the admin screen', () => {
     const [entry] = res.body.data;
     expect(entry.object).toBe('api_key');
     expect(entry.attributes.identifier).toBe(identifier);
+    expect(applicationApiKeySchema.parse(entry.attributes)).toEqual(entry.attributes);
     expect(entry.attributes.permissions).toEqual({ ...NONE, servers: 1 });
     expect(entry.attributes.last_used_at).toMatch(UTC_ATOM);
     expect(res.text).not.toContain(token.slice(16));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { adminOverviewSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { expectError, TestClient } from '../../test-support/client.ts';
@@ -35,6 +36,7 @@ describe('GET /api/application/overview', () => {
   it('on a fresh panel: the version, zero counts and no first step done', async () => {
     const res = await adminClient.get(URL_);
     expect(res.status, res.text).toBe(200);
+    expect(adminOverviewSchema.parse(res.body.attributes)).toEqual(res.body.attributes);
     expect(res.body).toEqual({
       object: 'overview',
       attributes: {

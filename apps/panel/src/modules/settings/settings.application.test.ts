@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { mailTestResponseSchema, panelSettingsResponseSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { decrypt } from '../../lib/crypto.ts';
@@ -84,6 +85,8 @@ describe('GET /api/application/settings', () => {
     const res = await adminClient.get(URL_);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ object: 'settings', attributes: DEFAULTS, meta: { environment: [] } });
+    // The shape the web app reads (packages/shared) is the one answered.
+    expect(panelSettingsResponseSchema.parse(res.body)).toEqual(res.body);
   });
 
   it('refuses a guest (401), a non-admin (403) and any API key, even a full one (403)', async () => {
@@ -355,6 +358,7 @@ describe('POST /api/application/settings/mail/test', () => {
     expect(res.body.object).toBe('mail_test');
     expect(res.body.attributes.ok).toBe(true);
     expect(res.body.attributes.response).toMatch(/^250 /u);
+    expect(mailTestResponseSchema.parse(res.body)).toEqual(res.body);
     expect(smtp.mails.length).toBe(sent + 1);
     expect(smtp.mails.at(-1)!.to).toEqual(['root@example.com']);
 
