@@ -1,8 +1,8 @@
 import { KEY_TYPE, APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
-import { CliError, required, type Command } from './command.ts';
+import { CliError, everything, required, type Command } from './command.ts';
 import { databaseHostCommands } from './database-host-commands.ts';
 import { eggCommands } from './egg-commands.ts';
-import { nodeCommands } from './node-commands.ts';
+import { findNode, nodeCommands } from './node-commands.ts';
 import { findUser, userCommands } from './user-commands.ts';
 
 export { CliError, type Command } from './command.ts';
@@ -27,7 +27,7 @@ export const commands: Record<string, Command> = {
   'server:create': {
     summary: 'Create a server from an egg on a free allocation of a node',
     usage:
-      '--owner U --egg ID --name N [--node ID] [--memory MiB] [--disk MiB] [--cpu %] [--env KEY=VALUE …]',
+      '--owner U --egg ID --name N [--node ID|NAME] [--memory MiB] [--disk MiB] [--cpu %] [--env KEY=VALUE …]',
     options: {
       owner: { type: 'string' },
       egg: { type: 'string' },
@@ -42,7 +42,7 @@ export const commands: Record<string, Command> = {
       owner: 'the username or email of the owner',
       egg: 'the egg id (egg:list shows them)',
       name: 'the server name',
-      node: 'a node id; the first free allocation of it is used (default: of any node)',
+      node: 'a node id or name; its first free allocation is used (default: the first free one of any node)',
       memory: 'memory limit, MiB (default 1024)',
       disk: 'disk limit, MiB (default 5120)',
       cpu: 'CPU limit, percent of one core (default 100)',
@@ -55,9 +55,12 @@ export const commands: Record<string, Command> = {
       const eggId = Number(required(v, 'egg'));
       const egg = await ctx.repositories.eggs.findEgg(eggId);
       if (!egg) throw new CliError(`no egg with id ${eggId} (npm run panel -- egg:list shows them)`);
-      let free = ctx.db.db.selectFrom('allocations').select('id').where('server_id', 'is', null);
-      if (v.node) free = free.where('node_id', '=', Number(v.node));
-      const allocation = await free.orderBy('id').executeTakeFirst();
+      const nodeIds = v.node
+        ? [(await findNode(ctx, String(v.node))).id]
+        : (await ctx.services.nodes.list(everything())).rows.map((n) => n.id);
+      const allocation = (await ctx.repositories.allocations.forNodes(nodeIds)).find(
+        (a) => a.server_id === null,
+      );
       if (!allocation) throw new CliError('no free allocation: add allocations to the node first');
       const environment: Record<string, string> = {};
       for (const variable of await ctx.repositories.eggs.variables(egg.id)) {
