@@ -173,6 +173,89 @@ describe('POST /api/application/servers with an allocation named twice', () => {
   });
 });
 
+describe('POST /api/application/servers with deploy', () => {
+  const deployBody = (deploy: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const { allocation: _allocation, ...rest } = serverBody(owner, egg, 0, { skip_scripts: true, ...extra });
+    return { ...rest, deploy: { locations: [], dedicated_ip: false, port_range: [], ...deploy } };
+  };
+
+  it('picks a port in port_range, in the given locations, on an IP of its own with dedicated_ip', async () => {
+    const [wanted] = await freeAllocations(1);
+    const port = (
+      await panel.ctx.db.db
+        .selectFrom('allocations')
+        .select('port')
+        .where('id', '=', wanted!)
+        .executeTakeFirstOrThrow()
+    ).port;
+    const inRange = await app.post(
+      '/api/application/servers?include=allocations',
+      deployBody({ port_range: [`${port}`], locations: [daemon.node.location_id] }, { name: 'By port' }),
+    );
+    expect(inRange.status, inRange.text).toBe(201);
+    expect(inRange.body.attributes.allocation).toBe(wanted);
+
+    // Every allocation of 127.0.0.1 shares its IP with servers now: a dedicated IP must be another.
+    const noIp = await app.post('/api/application/servers', deployBody({ dedicated_ip: true }));
+    expect(firstError(noIp).code).toBe('NoViableAllocationException');
+    const at = new Date().toISOString();
+    await panel.ctx.db.db
+      .insertInto('allocations')
+      .values({
+        node_id: daemon.node.id,
+        ip: '127.0.0.2',
+        port: 47_001,
+        ip_alias: null,
+        server_id: null,
+        notes: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const dedicated = await app.post(
+      '/api/application/servers?include=allocations',
+      deployBody({ dedicated_ip: true }, { name: 'Own address' }),
+    );
+    expect(dedicated.status, dedicated.text).toBe(201);
+    expect(dedicated.body.attributes.relationships.allocations.data[0].attributes).toMatchObject({
+      ip: '127.0.0.2',
+      port: 47_001,
+    });
+    // The second dedicated deployment has no IP left to itself.
+    const again = await app.post('/api/application/servers', deployBody({ dedicated_ip: true }));
+    expect(firstError(again).code).toBe('NoViableAllocationException');
+  });
+
+  it('refuses other locations, ranges over 1000 ports and bad port entries, creating nothing', async () => {
+    const before = await serverCount();
+    const elsewhere = await app.post(
+      '/api/application/servers',
+      deployBody({ locations: [daemon.node.location_id + 1000] }),
+    );
+    expectError(
+      elsewhere,
+      400,
+      'NoViableNodeException',
+      'No nodes satisfying the requirements specified for automatic deployment could be found.',
+    );
+    expectError(
+      await app.post('/api/application/servers', deployBody({ port_range: ['30000-31001'] })),
+      400,
+      'DisplayException',
+      'Adding more than 1000 ports in a single range at once is not supported.',
+    );
+    const bad = await app.post('/api/application/servers', deployBody({ port_range: ['lots'] }));
+    expect(bad.status).toBe(400);
+    const noFlag = await app.post('/api/application/servers', {
+      ...deployBody({}),
+      deploy: { locations: [], port_range: [] },
+    });
+    expect(noFlag.status).toBe(422);
+    expect(firstError(noFlag).meta).toMatchObject({ source_field: 'deploy.dedicated_ip' });
+    expect(await serverCount()).toBe(before);
+  });
+});
+
 describe('PATCH /api/application/servers/{id}/startup with another egg', () => {
   it("validates the new egg's variables, then switches egg and nest and stores its variables", async () => {
     const [allocation] = await freeAllocations(1);
