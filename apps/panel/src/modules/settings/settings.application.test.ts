@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
 import { mailTestResponseSchema, panelSettingsResponseSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootstrap } from '../../bootstrap.ts';
 import type { User } from '../../db/types.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import { expectError, firstError, TestClient, type Res } from '../../test-support/client.ts';
@@ -320,6 +325,37 @@ describe('the settings in effect', () => {
     const made = await ownerClient.post(path);
     expect(made.status, made.text).toBe(200);
     expect([44720, 44721]).toContain(made.body.attributes.port);
+  });
+});
+
+describe('another panel on the same database', () => {
+  it('uses a change made here within the cache time, secrets included', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-data-'));
+    const other = await bootstrap({
+      log: pino({ level: 'silent' }),
+      env: {
+        DATA_DIR: dataDir,
+        DATABASE_URL: panel.ctx.config.databaseUrl,
+        APP_KEY: `base64:${panel.ctx.config.appKey.toString('base64')}`,
+      },
+    });
+    try {
+      expect((await other.services.settings.effective()).appName).not.toBe('Kestrel Hosting');
+      await adminClient.request('PATCH', URL_, {
+        app_name: 'Kestrel Hosting',
+        mail: { password: 'shared-secret' },
+      });
+      await expect
+        .poll(async () => (await other.services.settings.effective()).appName, {
+          timeout: 15_000,
+          interval: 250,
+        })
+        .toBe('Kestrel Hosting');
+      expect((await other.services.settings.effective()).mail.password).toBe('shared-secret');
+    } finally {
+      await other.db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
