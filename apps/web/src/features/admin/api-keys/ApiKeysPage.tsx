@@ -32,6 +32,10 @@ export function ApiKeysPage() {
         <span className="block min-w-0">
           <span className="block text-zinc-100">{key.description}</span>
           <code className="text-xs text-zinc-400">{key.identifier}</code>
+          {/* The last-use column is left out on a phone: said here instead. */}
+          <span className="block text-xs text-zinc-400 sm:hidden">
+            {t('api.last_used')}: {formatMoment(key.lastUsedAt) ?? t('common.never')}
+          </span>
         </span>
       ),
     },
@@ -45,6 +49,7 @@ export function ApiKeysPage() {
     {
       id: 'used',
       header: t('api.last_used'),
+      hideBelow: 'sm',
       className: 'whitespace-nowrap text-zinc-300',
       cell: (key) => formatMoment(key.lastUsedAt) ?? t('common.never'),
     },
@@ -70,7 +75,7 @@ export function ApiKeysPage() {
         <ContentBox title={t('api.create_title')}>
           <CreateKeyForm />
         </ContentBox>
-        <section aria-labelledby="admin-keys-title" className="min-w-0">
+        <section aria-labelledby="admin-keys-title" className="order-first min-w-0 xl:order-none">
           <h2 id="admin-keys-title" className="mb-2 px-1 text-base font-semibold text-zinc-200">
             {t('api.list_title')}
           </h2>

@@ -34,7 +34,8 @@ function isInteractive(target: EventTarget | null): boolean {
  * The admin lists' table. The first column links to the row's page (keyboard and screen readers
  * use that link; a click anywhere else on the row follows it too). Sortable headers are buttons
  * with aria-sort on their cell. Loading shows placeholder rows, an error says what went wrong in
- * words with a retry, and an empty list says so.
+ * words with a retry, and an empty list says so. On a phone, columns marked hideBelow are left out
+ * and a table still too wide scrolls sideways inside its box.
  */
 export function DataTable<T>({
   label,
@@ -87,7 +88,7 @@ export function DataTable<T>({
 
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-800 bg-zinc-900/80">
-      <table className="w-full min-w-[32rem] text-left text-sm" aria-label={label} aria-busy={isLoading}>
+      <table className="w-full text-left text-sm" aria-label={label} aria-busy={isLoading}>
         <thead className="border-b border-zinc-800 text-xs tracking-wide text-zinc-400 uppercase">
           <tr>
             {columns.map((column) => {

@@ -46,6 +46,7 @@ export function FormText<V extends FieldValues>({
       hint={hint}
       type={type}
       readOnly={readOnly}
+      className={readOnly ? 'cursor-not-allowed opacity-60' : ''}
       error={error}
       touched={error !== undefined}
       {...rest}

@@ -78,6 +78,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   return (
     <form noValidate onSubmit={form.handleSubmit(onSubmit)} className="relative space-y-6">
       <SpinnerOverlay visible={isSubmitting} />
+      {locked.size > 0 && <p className="text-sm text-zinc-400">{t('settings.environment_note')}</p>}
       <ContentBox title={t('settings.general')}>
         <div className="grid gap-4 md:grid-cols-2">
           <FormText

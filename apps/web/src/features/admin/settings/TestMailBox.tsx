@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { sendTestMail } from '../../../api/application/settings.ts';
@@ -16,6 +16,7 @@ export function TestMailBox({ unsaved }: { unsaved: boolean }) {
   const { t } = useTranslation('admin');
   const ownEmail = useGlobalStore((s) => s.user?.email ?? '');
   const [to, setTo] = useState('');
+  const hintId = useId();
   const send = useMutation({ mutationFn: () => sendTestMail(to.trim() || undefined) });
 
   return (
@@ -27,14 +28,17 @@ export function TestMailBox({ unsaved }: { unsaved: boolean }) {
             type="email"
             value={to}
             placeholder={ownEmail}
+            aria-describedby={hintId}
             onChange={(event) => setTo(event.target.value)}
-            hint={unsaved ? t('settings.mail.test_unsaved') : t('settings.mail.test_hint')}
           />
         </div>
         <Button variant="secondary" isLoading={send.isPending} onClick={() => send.mutate()}>
           {t('settings.mail.test_send')}
         </Button>
       </div>
+      <p id={hintId} className={`text-xs ${unsaved ? 'text-amber-300' : 'text-zinc-400'}`}>
+        {unsaved ? t('settings.mail.test_unsaved') : t('settings.mail.test_hint')}
+      </p>
       {send.isSuccess && (
         <MessageBox type="success" title={t('settings.mail.test_sent')}>
           <span>
