@@ -52,3 +52,40 @@ export function wireUser(id: number, username: string, extra: Record<string, unk
     ...extra,
   };
 }
+
+export interface FetchRoute {
+  /** Default GET. */
+  method?: string;
+  /** The path without the query (`/api/application/users/7`), or a pattern tried on the whole URL. */
+  url: string | RegExp;
+  status: number;
+  body?: unknown;
+  /** Answer only the first matching call; later calls fall through to the next matching route. */
+  once?: boolean;
+}
+
+/**
+ * A fetch stub answering by method and address rather than by order, for screens that load
+ * several things at once (an item and its lists). Unmatched calls get a 500 naming the call.
+ */
+export function routeFetch(routes: FetchRoute[]) {
+  const pending = [...routes];
+  const calls: { url: string; method: string; body: unknown }[] = [];
+  const fn = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    calls.push({ url, method, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
+    const index = pending.findIndex(
+      (r) =>
+        (r.method ?? 'GET').toUpperCase() === method &&
+        (typeof r.url === 'string' ? url.split('?')[0] === r.url : r.url.test(url)),
+    );
+    const route = pending[index];
+    if (route?.once) pending.splice(index, 1);
+    const status = route?.status ?? 500;
+    const body = route ? route.body : { errors: [{ detail: `unexpected call ${method} ${url}` }] };
+    const text = body === undefined ? null : JSON.stringify(body);
+    return Promise.resolve(new Response(status === 204 ? null : text, { status }));
+  };
+  return { fn, calls };
+}
