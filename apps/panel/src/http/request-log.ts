@@ -6,8 +6,8 @@ import type { FastifyRequest } from 'fastify';
  * on the lower-cased name.
  */
 const SECRET_PARAM = /pass|token|code|secret|signature|key|auth|otp/u;
-/** Paths with a secret segment: the password-reset link's token. */
-const SECRET_PATH = /^(\/auth\/password\/reset\/)[^/?#]+/u;
+/** Paths with a secret segment: the password-reset link's token, a node setup token. */
+const SECRET_PATH = /^(\/auth\/password\/reset\/|\/api\/remote\/node-setup\/)[^/?#]+/u;
 const REDACTED = '[redacted]';
 
 /** The request URL as it may be logged: path and parameter names kept, secret values replaced. */

@@ -1,6 +1,8 @@
 // The one-line node setup, panel side: POST /api/application/nodes/{id}/setup-token (root admin's
 // session only) and its redemption at GET /api/remote/node-setup/{token} (once, for 15 minutes).
+import { Writable } from 'node:stream';
 import { NODE_SETUP_TOKEN_MINUTES } from '@talon/shared/admin/node-wire';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
@@ -131,5 +133,27 @@ describe('node setup token', () => {
       await panel.ctx.authThrottle.clear('node-setup:127.0.0.1');
     }
     expect((await redeem(token)).status).toBe(200);
+  });
+
+  it('the request log shows the redemption path without the token', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const logging = await startTestPanel({}, { log: pino({ level: 'info' }, sink) });
+    try {
+      const admin2 = await logging.createUser({ admin: true });
+      const { nodeId: id } = await insertNode(logging);
+      const minted = await (await logging.signedIn(admin2)).post(`/api/application/nodes/${id}/setup-token`);
+      const token = minted.body.attributes.token as string;
+      expect((await new TestClient(logging.url).get(`/api/remote/node-setup/${token}`)).status).toBe(200);
+      expect(logged).toContain('/api/remote/node-setup/[redacted]');
+      expect(logged).not.toContain(token);
+    } finally {
+      await logging.close();
+    }
   });
 });
