@@ -1,6 +1,10 @@
 import type { RouteObject } from 'react-router';
+import { EggConfigurationTab } from './EggConfigurationTab.tsx';
+import { EggScriptTab } from './EggScriptTab.tsx';
+import { EggVariablesTab } from './EggVariablesTab.tsx';
+import { EggViewLayout } from './EggViewLayout.tsx';
 import { NestsListPage } from './NestsListPage.tsx';
-import { EggTabComing, EggViewLayout, NestViewPage } from './NestPages.tsx';
+import { NestViewPage } from './NestViewPage.tsx';
 
 /** /admin/nests/* (this area's author owns this file). */
 export const nestsRoutes: RouteObject[] = [
@@ -10,9 +14,9 @@ export const nestsRoutes: RouteObject[] = [
     path: 'egg/:id',
     Component: EggViewLayout,
     children: [
-      { index: true, Component: EggTabComing },
-      { path: 'variables', Component: EggTabComing },
-      { path: 'script', Component: EggTabComing },
+      { index: true, Component: EggConfigurationTab },
+      { path: 'variables', Component: EggVariablesTab },
+      { path: 'script', Component: EggScriptTab },
     ],
   },
 ];
