@@ -24,6 +24,7 @@ export function AdminList<T>({
   filters = [],
   include,
   toolbarExtra,
+  extraFilters = [],
 }: {
   /** e.g. ['admin', 'users']; the list's query is appended. */
   queryKey: readonly unknown[];
@@ -39,9 +40,14 @@ export function AdminList<T>({
   filters?: Omit<ListFilter, 'value'>[];
   include?: string[];
   toolbarExtra?: ReactNode;
+  /**
+   * More filter names kept in the address bar and sent as filter[name], for filters the page draws
+   * itself in `toolbarExtra` (e.g. a UserPicker that calls useListParams().setFilter).
+   */
+  extraFilters?: string[];
 }) {
   const { t } = useTranslation('admin');
-  const list = useListParams({ filters: filters.map((f) => f.name) });
+  const list = useListParams({ filters: [...filters.map((f) => f.name), ...extraFilters] });
   const query: ListQuery = { ...list.query, include };
   const result = useQuery({
     queryKey: [...queryKey, query],

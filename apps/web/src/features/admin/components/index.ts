@@ -19,3 +19,4 @@ export { StatusBadge, type BadgeTone } from './StatusBadge.tsx';
 export { ItemLoader } from './ItemLoader.tsx';
 export { LinkButton } from './LinkButton.tsx';
 export { DetailList } from './DetailList.tsx';
+export { UserPicker } from './UserPicker.tsx';

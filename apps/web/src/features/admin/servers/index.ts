@@ -1,8 +1,8 @@
 import type { RouteObject } from 'react-router';
 import { ServersListPage } from './ServersListPage.tsx';
 import { ServerViewLayout } from './ServerViewLayout.tsx';
+import { NewServerPage } from './create/NewServerPage.tsx';
 import {
-  NewServerPage,
   ServerAboutTab,
   ServerBuildTab,
   ServerDatabasesTab,

@@ -1,0 +1,277 @@
+import type { Path } from 'react-hook-form';
+import { z } from 'zod';
+import { splitVariableRules, validate } from '@talon/shared';
+import type { CreateServerBody, EggVariableChoice } from '../../../../api/application/servers.ts';
+
+/**
+ * The new server form's values and rules: the application API's (reference §5.5, `POST /servers`),
+ * checked before sending so most mistakes show at once; the API's 422s land on the same fields,
+ * which are named after the wire fields (`limits.memory`, `environment.SERVER_PORT`…).
+ */
+export const CUSTOM_IMAGE = '__custom__';
+
+/** The image rule of the API (`^~?[\w./\-:@ ]*$`, at most 191 characters). */
+const DOCKER_IMAGE = /^~?[\w./\-:@ ]*$/u;
+const THREADS = /^[0-9-,]+$/u;
+const PORT_ENTRY = /^\d{1,5}(-\d{1,5})?$/u;
+
+export interface NewServerValues {
+  /** The owner's user id ('' until chosen). */
+  user: string;
+  name: string;
+  description: string;
+  external_id: string;
+  where: 'node' | 'deploy';
+  node: string;
+  allocation: { default: string; additional: string[] };
+  deploy: { locations: string[]; dedicated_ip: boolean; port_range: string };
+  nest: string;
+  egg: string;
+  /** One of the egg's images, or CUSTOM_IMAGE to type one into `docker_image`. */
+  image_choice: string;
+  docker_image: string;
+  startup: string;
+  environment: Record<string, string>;
+  limits: { memory: string; swap: string; disk: string; io: string; cpu: string; threads: string };
+  feature_limits: { databases: string; allocations: string; backups: string };
+  oom_disabled: boolean;
+  start_on_completion: boolean;
+  skip_scripts: boolean;
+}
+
+/** What a new operator usually wants: 1 GiB memory, 5 GiB disk, no swap, any CPU. */
+export const NEW_SERVER_DEFAULTS: NewServerValues = {
+  user: '',
+  name: '',
+  description: '',
+  external_id: '',
+  where: 'node',
+  node: '',
+  allocation: { default: '', additional: [] },
+  deploy: { locations: [], dedicated_ip: false, port_range: '' },
+  nest: '',
+  egg: '',
+  image_choice: '',
+  docker_image: '',
+  startup: '',
+  environment: {},
+  limits: { memory: '1024', swap: '0', disk: '5120', io: '500', cpu: '0', threads: '' },
+  feature_limits: { databases: '0', allocations: '0', backups: '1' },
+  oom_disabled: true,
+  start_on_completion: true,
+  skip_scripts: false,
+};
+
+function whole(label: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .trim()
+    .min(1, `Enter the ${label}.`)
+    .refine((v) => /^-?\d+$/u.test(v), `The ${label} must be a whole number.`)
+    .refine((v) => Number(v) >= min && Number(v) <= max, {
+      message:
+        max === Number.MAX_SAFE_INTEGER
+          ? `The ${label} must be at least ${min}.`
+          : `The ${label} must be between ${min} and ${max}.`,
+    });
+}
+
+/** A variable's value checked with its own rules, as the panel checks it (empty counts as unset). */
+export function variableError(variable: EggVariableChoice, value: string): string | null {
+  const field = `environment.${variable.envVariable}`;
+  const trimmed = value.trim();
+  const failures = validate(
+    { environment: { [variable.envVariable]: trimmed === '' ? null : trimmed } },
+    { [field]: splitVariableRules(variable.rules) },
+    { [field]: `${variable.name} variable` },
+  );
+  return failures[0]?.detail ?? null;
+}
+
+/** The form's rules; the egg's variables are part of them. */
+export function newServerSchema(variables: EggVariableChoice[]) {
+  return z
+    .object({
+      user: z.string().min(1, 'Choose the owner of the server.'),
+      name: z
+        .string()
+        .trim()
+        .min(1, 'Give the server a name.')
+        .max(191, 'The name may not be longer than 191 characters.'),
+      description: z.string(),
+      external_id: z.string().trim().max(191, 'The external ID may not be longer than 191 characters.'),
+      where: z.enum(['node', 'deploy']),
+      node: z.string(),
+      allocation: z.object({ default: z.string(), additional: z.array(z.string()) }),
+      deploy: z.object({
+        locations: z.array(z.string()),
+        dedicated_ip: z.boolean(),
+        port_range: z.string(),
+      }),
+      nest: z.string(),
+      egg: z.string().min(1, 'Choose what the server runs (an egg).'),
+      image_choice: z.string(),
+      docker_image: z
+        .string()
+        .trim()
+        .min(1, 'Choose or enter a Docker image.')
+        .max(191, 'The image may not be longer than 191 characters.')
+        .regex(DOCKER_IMAGE, 'The image may only contain letters, numbers and . / - : @ _ and spaces.'),
+      startup: z.string().trim().min(1, 'Enter the startup command.'),
+      environment: z.record(z.string(), z.string()),
+      limits: z.object({
+        memory: whole('memory limit', 0),
+        swap: whole('swap limit', -1),
+        disk: whole('disk limit', 0),
+        io: whole('block IO weight', 10, 1000),
+        cpu: whole('CPU limit', 0),
+        threads: z
+          .string()
+          .trim()
+          .refine((v) => v === '' || THREADS.test(v), 'Threads are numbers, commas and dashes, like 0-1,3.'),
+      }),
+      feature_limits: z.object({
+        databases: whole('database limit', 0),
+        allocations: whole('allocation limit', 0),
+        backups: whole('backup limit', 0),
+      }),
+      oom_disabled: z.boolean(),
+      start_on_completion: z.boolean(),
+      skip_scripts: z.boolean(),
+    })
+    .superRefine((values, ctx) => {
+      if (values.where === 'node') {
+        if (values.node === '')
+          ctx.addIssue({ code: 'custom', path: ['node'], message: 'Choose the node the server runs on.' });
+        else if (values.allocation.default === '')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['allocation', 'default'],
+            message: 'Choose the address and port the server listens on.',
+          });
+      } else {
+        const bad = portEntries(values.deploy.port_range).find((entry) => !PORT_ENTRY.test(entry));
+        if (bad !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['deploy', 'port_range'],
+            message: `"${bad}" is not a port or a range of ports like 25565-25600.`,
+          });
+      }
+      for (const variable of variables) {
+        const message = variableError(variable, values.environment[variable.envVariable] ?? '');
+        if (message) ctx.addIssue({ code: 'custom', path: ['environment', variable.envVariable], message });
+      }
+    });
+}
+
+function portEntries(text: string): string[] {
+  return text
+    .split(/[\s,]+/u)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/** The request body of the checked values. */
+export function toCreateServerBody(
+  values: NewServerValues,
+  variables: EggVariableChoice[],
+): CreateServerBody {
+  const int = (v: string) => Number.parseInt(v.trim(), 10);
+  return {
+    name: values.name.trim(),
+    user: int(values.user),
+    egg: int(values.egg),
+    docker_image: values.docker_image.trim(),
+    startup: values.startup.trim(),
+    environment: Object.fromEntries(
+      variables.map((v) => [v.envVariable, (values.environment[v.envVariable] ?? '').trim()]),
+    ),
+    limits: {
+      memory: int(values.limits.memory),
+      swap: int(values.limits.swap),
+      disk: int(values.limits.disk),
+      io: int(values.limits.io),
+      cpu: int(values.limits.cpu),
+      threads: values.limits.threads.trim() || null,
+    },
+    feature_limits: {
+      databases: int(values.feature_limits.databases),
+      allocations: int(values.feature_limits.allocations),
+      backups: int(values.feature_limits.backups),
+    },
+    ...(values.where === 'node'
+      ? {
+          allocation: {
+            default: int(values.allocation.default),
+            additional: values.allocation.additional
+              .filter((id) => id !== values.allocation.default)
+              .map(int),
+          },
+        }
+      : {
+          deploy: {
+            locations: values.deploy.locations.map(int),
+            dedicated_ip: values.deploy.dedicated_ip,
+            port_range: portEntries(values.deploy.port_range),
+          },
+        }),
+    external_id: values.external_id.trim() || null,
+    description: values.description.trim() || null,
+    oom_disabled: values.oom_disabled,
+    skip_scripts: values.skip_scripts,
+    start_on_completion: values.start_on_completion,
+  };
+}
+
+const WIRE_FIELDS = new Set([
+  'user',
+  'name',
+  'description',
+  'external_id',
+  'egg',
+  'docker_image',
+  'startup',
+  'allocation.default',
+  'allocation.additional',
+  'deploy.locations',
+  'deploy.dedicated_ip',
+  'deploy.port_range',
+  'limits.memory',
+  'limits.swap',
+  'limits.disk',
+  'limits.io',
+  'limits.cpu',
+  'limits.threads',
+  'feature_limits.databases',
+  'feature_limits.allocations',
+  'feature_limits.backups',
+  'oom_disabled',
+  'skip_scripts',
+  'start_on_completion',
+]);
+
+/**
+ * Which field a 422's `source_field` is about: the same name, a list's element on the list
+ * (`allocation.additional.1`), a variable on its field; null for anything the form does not show.
+ */
+export function newServerFieldForWire(
+  wire: string,
+  variables: EggVariableChoice[],
+): Path<NewServerValues> | null {
+  if (wire.startsWith('environment.')) {
+    const env = wire.slice('environment.'.length);
+    return variables.some((v) => v.envVariable === env) ? fieldPath(`environment.${env}`) : null;
+  }
+  const list = /^(allocation\.additional|deploy\.locations|deploy\.port_range)\.\d+$/u.exec(wire);
+  if (list) return fieldPath(list[1]!);
+  if (wire === 'limits') return fieldPath('limits.memory');
+  if (wire === 'feature_limits') return fieldPath('feature_limits.databases');
+  if (wire === 'allocation') return fieldPath('allocation.default');
+  return WIRE_FIELDS.has(wire) ? fieldPath(wire) : null;
+}
+
+/** A form field path (variable names are only known at run time). */
+function fieldPath(path: string): Path<NewServerValues> {
+  return path as Path<NewServerValues>;
+}
