@@ -3,6 +3,7 @@ import {
   getPage,
   relationItem,
   relationList,
+  requestApp,
   sendItem,
   type ListQuery,
   type Page,
@@ -265,4 +266,93 @@ export interface CreateServerBody {
 
 export function createServer(body: CreateServerBody): Promise<AdminServer> {
   return sendItem('POST', '/servers', body, toAdminServer);
+}
+
+// ---- The admin server view (details, build, startup, manage): reference §5.5. ----
+
+const serverPath = (id: number | string) => `/servers/${encodeURIComponent(String(id))}`;
+
+/** A server's value of one egg variable (`include=variables`, reference §5.1 `server_variable`). */
+export interface ServerVariable extends EggVariableChoice {
+  /** null: the server has no value of its own (the egg's default applies). */
+  serverValue: string | null;
+}
+
+interface WireServerVariable extends WireEggVariable {
+  server_value: string | null;
+}
+
+/** The server's egg variables with its values (the Startup tab). */
+export function getServerVariables(id: number | string): Promise<ServerVariable[]> {
+  return getItem(
+    serverPath(id),
+    (wire: WireAdminServer) =>
+      relationList<WireServerVariable>(wire, 'variables').map((v) => ({
+        name: v.name,
+        description: v.description ?? '',
+        envVariable: v.env_variable,
+        defaultValue: v.default_value ?? '',
+        userViewable: v.user_viewable,
+        userEditable: v.user_editable,
+        rules: v.rules ?? '',
+        serverValue: v.server_value,
+      })),
+    ['variables'],
+  );
+}
+
+/** PATCH …/details writes all four fields (reference quirk): always send every one. */
+export interface ServerDetailsBody {
+  name: string;
+  user: number;
+  external_id: string | null;
+  description: string;
+}
+
+export function updateServerDetails(id: number, body: ServerDetailsBody): Promise<AdminServer> {
+  return sendItem('PATCH', `${serverPath(id)}/details`, body, toAdminServer);
+}
+
+/** PATCH …/build in the nested `limits` shape. */
+export interface ServerBuildBody {
+  allocation: number;
+  oom_disabled: boolean;
+  limits: { memory: number; swap: number; disk: number; io: number; cpu: number; threads: string | null };
+  feature_limits: { databases: number | null; allocations: number | null; backups: number };
+  add_allocations: number[];
+  remove_allocations: number[];
+}
+
+export function updateServerBuild(id: number, body: ServerBuildBody): Promise<AdminServer> {
+  return sendItem('PATCH', `${serverPath(id)}/build`, body, toAdminServer);
+}
+
+/** PATCH …/startup: `environment` must hold every variable (missing ones are blanked). */
+export interface ServerStartupBody {
+  startup: string;
+  environment: Record<string, string>;
+  egg: number;
+  image: string;
+  skip_scripts: boolean;
+}
+
+export function updateServerStartup(id: number, body: ServerStartupBody): Promise<AdminServer> {
+  return sendItem('PATCH', `${serverPath(id)}/startup`, body, toAdminServer);
+}
+
+export async function suspendServer(id: number): Promise<void> {
+  await requestApp('POST', `${serverPath(id)}/suspend`);
+}
+
+export async function unsuspendServer(id: number): Promise<void> {
+  await requestApp('POST', `${serverPath(id)}/unsuspend`);
+}
+
+export async function reinstallServer(id: number): Promise<void> {
+  await requestApp('POST', `${serverPath(id)}/reinstall`);
+}
+
+/** `force`: the panel's record goes even when the node cannot be reached. */
+export async function deleteServer(id: number, force = false): Promise<void> {
+  await requestApp('DELETE', `${serverPath(id)}${force ? '/force' : ''}`);
 }

@@ -30,7 +30,7 @@ export function ServerViewLayout() {
           <>
             {status && <StatusBadge tone={status.tone}>{t(status.key)}</StatusBadge>}
             <LinkButton to={`/server/${server.identifier}`} variant="secondary">
-              {t('servers.open_server_area')}
+              {t('server_view.open_server_area')}
             </LinkButton>
           </>
         )
