@@ -4,6 +4,7 @@ import { verifyPassword } from '../lib/passwords.ts';
 import { KEY_TYPE } from '../modules/api-keys/api-keys.service.ts';
 import { startTestCli, type TestCli } from '../test-support/cli.ts';
 import { TestClient } from '../test-support/client.ts';
+import { activityAbout } from '../test-support/fixtures.ts';
 import { enableTwoFactor } from '../test-support/totp.ts';
 import type { TestPanel } from '../test-support/panel.ts';
 
@@ -76,6 +77,8 @@ describe('panel CLI', () => {
     const disabled = (await ctx.repositories.users.findById(user.id))!;
     expect(disabled).toMatchObject({ use_totp: 0, totp_secret: null });
     expect(await ctx.repositories.recoveryTokens.forUser(user.id)).toHaveLength(0);
+    const events = await activityAbout(ctx, { type: 'user', id: user.id });
+    expect(events.map((e) => e.event)).toContain('user:two-factor.delete');
   });
 
   it('api-key:create prints exactly one key that authenticates; application keys need a root admin', async () => {

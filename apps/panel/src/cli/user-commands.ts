@@ -120,13 +120,8 @@ export const userCommands: Record<string, Command> = {
     example: 'npm run -s panel -- user:2fa-disable --user ada',
     async run(ctx, v) {
       const user = await findUser(ctx, required(v, 'user'));
-      await ctx.repositories.users.update(user.id, {
-        use_totp: 0,
-        totp_secret: null,
-        totp_authenticated_at: null,
-        totp_last_step: null,
-      });
-      await ctx.repositories.recoveryTokens.clear(user.id);
+      // The admin area's service: the secret and recovery codes go, and the change is logged.
+      await ctx.services.applicationUsers.disableTwoFactor(user.id, CLI_ACTOR);
       console.log(`Two-factor authentication disabled for ${user.username}.`);
       return 0;
     },
