@@ -7,6 +7,7 @@ import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
 import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { TestSocket } from '../../test-support/socket.ts';
 
 // What the admin server view does besides the WHMCS flow (servers.application.test.ts): create on
 // chosen allocations, start on completion, skip the install script, change the egg, the allocation
@@ -21,7 +22,7 @@ let appEgg: Egg;
 
 beforeAll(async () => {
   panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx, 12);
+  daemon = await startTestDaemon(panel.ctx, 20);
   egg = await gameServerEgg(panel.ctx);
   appEgg = await panel.ctx.db.db
     .selectFrom('eggs')
@@ -253,6 +254,61 @@ describe('POST /api/application/servers with deploy', () => {
     expect(noFlag.status).toBe(422);
     expect(firstError(noFlag).meta).toMatchObject({ source_field: 'deploy.dedicated_ip' });
     expect(await serverCount()).toBe(before);
+  });
+});
+
+describe('POST /api/application/servers/{id}/suspend on a running server', () => {
+  it("has the daemon stop it the egg's way; after unsuspending it starts again", async () => {
+    const [allocation] = await freeAllocations(1);
+    const created = await app.post(
+      '/api/application/servers',
+      serverBody(owner, egg, allocation!, { name: 'Running when suspended' }),
+    );
+    const { id, identifier } = created.body.attributes as { id: number; identifier: string };
+    await installed(identifier);
+    const base = `/api/client/servers/${identifier}`;
+    const { token, socket: url } = (await ownerClient.get(`${base}/websocket`)).body.data;
+    const socket = await TestSocket.open(url, panel.url);
+    socket.send('auth', token);
+    await socket.waitFor((m) => m.event === 'auth success');
+    const start = socket.mark();
+    expect((await ownerClient.post(`${base}/power`, { signal: 'start' })).status).toBe(204);
+    await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 30_000, start);
+
+    const suspend = socket.mark();
+    expect((await app.post(`/api/application/servers/${id}/suspend`)).status).toBe(204);
+    await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'stopping', 30_000, suspend);
+    await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 30_000, suspend);
+    // Stopped by its egg's stop command (the game saves its world), not killed, and not restarted.
+    expect(
+      socket.messages
+        .slice(suspend)
+        .some(
+          (m) =>
+            m.event === 'console output' &&
+            (m.args?.[0] ?? '').includes('Stopping the server (stop command)'),
+        ),
+    ).toBe(true);
+    expect(
+      socket.messages
+        .slice(suspend)
+        .some((m) => m.event === 'console output' && (m.args?.[0] ?? '').includes('crashed state')),
+    ).toBe(false);
+    expect((await ownerClient.post(`${base}/power`, { signal: 'start' })).status).toBe(409);
+    socket.close();
+
+    expect((await app.post(`/api/application/servers/${id}/unsuspend`)).status).toBe(204);
+    expect((await app.get(`/api/application/servers/${id}`)).body.attributes).toMatchObject({
+      status: null,
+      suspended: false,
+    });
+    expect((await ownerClient.post(`${base}/power`, { signal: 'start' })).status).toBe(204);
+    await waitUntil(
+      'the start after unsuspending',
+      () => ownerClient.get(`${base}/resources`),
+      (r) => r.body.attributes?.current_state === 'running',
+    );
+    expect((await ownerClient.post(`${base}/power`, { signal: 'kill' })).status).toBe(204);
   });
 });
 
