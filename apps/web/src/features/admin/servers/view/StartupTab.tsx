@@ -114,15 +114,17 @@ function StartupForm({
   // Switching to another egg takes its defaults once they are loaded (values of variables with
   // the same name are kept).
   const appliedFor = useRef<string>(String(server.eggId));
+  // The values when the egg was switched: the new egg's fields register (empty) before its defaults arrive.
+  const carriedValues = useRef<Record<string, string>>({});
   useEffect(() => {
     const detail = eggDetail.data;
     if (!detail || String(detail.id) !== egg || appliedFor.current === egg) return;
     appliedFor.current = egg;
-    const current = form.getValues('environment');
+    const carried = carriedValues.current;
     form.setValue(
       'environment',
       Object.fromEntries(
-        detail.variables.map((v) => [v.envVariable, current[v.envVariable] ?? v.defaultValue]),
+        detail.variables.map((v) => [v.envVariable, carried[v.envVariable] ?? v.defaultValue]),
       ),
       { shouldDirty: true },
     );
@@ -134,6 +136,8 @@ function StartupForm({
 
   const chooseEgg = (value: string) => {
     form.clearErrors();
+    if (appliedFor.current === form.getValues('egg'))
+      carriedValues.current = { ...form.getValues('environment') };
     form.setValue('egg', value, { shouldDirty: true });
     if (value === String(server.eggId)) {
       // Back to the server's own egg: its own values again.
@@ -198,7 +202,7 @@ function StartupForm({
         )}
       </ContentBox>
 
-      <ContentBox title={t('server_view.startup.image')}>
+      <ContentBox title={t('server_view.startup.image_title')}>
         <div className="space-y-4">
           <SelectField
             label={t('server_view.startup.image')}

@@ -16,9 +16,15 @@ describe('admin server view: About', () => {
     });
     renderServerView();
     expect(await screen.findByRole('heading', { name: 'Lobby' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Open in the server area' })).toHaveAttribute('href', '/server/c0ffee00');
+    expect(screen.getByRole('link', { name: 'Open in the server area' })).toHaveAttribute(
+      'href',
+      '/server/c0ffee00',
+    );
     expect(screen.getByRole('link', { name: 'c0ffee00' })).toHaveAttribute('href', '/server/c0ffee00');
-    expect(screen.getByRole('link', { name: 'alice (alice@example.com)' })).toHaveAttribute('href', '/admin/users/view/3');
+    expect(screen.getByRole('link', { name: 'alice (alice@example.com)' })).toHaveAttribute(
+      'href',
+      '/admin/users/view/3',
+    );
     expect(screen.getByRole('link', { name: 'local' })).toHaveAttribute('href', '/admin/nodes/view/1');
     expect(screen.getByText('10.0.0.5:25565')).toBeInTheDocument();
     expect(await screen.findByText('Paper')).toBeInTheDocument();
@@ -31,7 +37,15 @@ describe('admin server view: About', () => {
     fakeApi({
       [`GET ${SERVER_PATH}`]: {
         status: 404,
-        body: { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'The requested resource could not be found on the server.' }] },
+        body: {
+          errors: [
+            {
+              code: 'NotFoundHttpException',
+              status: '404',
+              detail: 'The requested resource could not be found on the server.',
+            },
+          ],
+        },
       },
     });
     renderServerView();
@@ -53,10 +67,18 @@ describe('admin server view: Details', () => {
   it('sends all four fields, changes the owner with the picker and says the old owner lost access', async () => {
     const api = fakeApi({
       [`GET ${SERVER_PATH}`]: { status: 200, body: wireServer() },
-      'GET /api/application/users/3': { status: 200, body: { object: 'user', attributes: wireUser(3, 'alice') } },
+      'GET /api/application/users/3': {
+        status: 200,
+        body: { object: 'user', attributes: wireUser(3, 'alice') },
+      },
       'GET /api/application/users': (call) => ({
         status: 200,
-        body: wireList('user', call.query.get('search') === 'bo' ? [wireUser(4, 'bob')] : [wireUser(3, 'alice'), wireUser(4, 'bob')]),
+        body: wireList(
+          'user',
+          call.query.get('search') === 'bo'
+            ? [wireUser(4, 'bob')]
+            : [wireUser(3, 'alice'), wireUser(4, 'bob')],
+        ),
       }),
       [`PATCH ${SERVER_PATH}/details`]: { status: 200, body: wireServer({ user: 4, name: 'Lobby 2' }) },
     });
@@ -75,7 +97,9 @@ describe('admin server view: Details', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save details' }));
 
     expect(
-      await screen.findByText('The details were saved. The previous owner no longer has access to this server.'),
+      await screen.findByText(
+        'The details were saved. The previous owner no longer has access to this server.',
+      ),
     ).toBeInTheDocument();
     expect(api.made('PATCH', `${SERVER_PATH}/details`)[0]!.body).toEqual({
       name: 'Lobby 2',
@@ -88,7 +112,10 @@ describe('admin server view: Details', () => {
   it("shows the API's 422 beside its field", async () => {
     fakeApi({
       [`GET ${SERVER_PATH}`]: { status: 200, body: wireServer() },
-      'GET /api/application/users/3': { status: 200, body: { object: 'user', attributes: wireUser(3, 'alice') } },
+      'GET /api/application/users/3': {
+        status: 200,
+        body: { object: 'user', attributes: wireUser(3, 'alice') },
+      },
       [`PATCH ${SERVER_PATH}/details`]: {
         status: 422,
         body: {

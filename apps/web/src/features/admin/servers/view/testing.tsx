@@ -29,9 +29,14 @@ type Handler = Answer | ((call: ApiCall) => Answer);
  */
 export function fakeApi(handlers: Record<string, Handler | Handler[]>) {
   const calls: ApiCall[] = [];
-  const queues = new Map(Object.entries(handlers).map(([key, value]) => [key, Array.isArray(value) ? [...value] : value]));
+  const queues = new Map(
+    Object.entries(handlers).map(([key, value]) => [key, Array.isArray(value) ? [...value] : value]),
+  );
   const fn = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://panel');
+    const url = new URL(
+      typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      'http://panel',
+    );
     const method = init?.method ?? 'GET';
     const call: ApiCall = {
       method,
@@ -129,7 +134,12 @@ export function wireServer(extra: Record<string, unknown> = {}) {
   };
 }
 
-export function wireEgg(id: number, name: string, variables: Record<string, unknown>[] = [], extra: Record<string, unknown> = {}) {
+export function wireEgg(
+  id: number,
+  name: string,
+  variables: Record<string, unknown>[] = [],
+  extra: Record<string, unknown> = {},
+) {
   return {
     object: 'egg',
     attributes: {
