@@ -77,13 +77,15 @@ function EggView({ egg }: { egg: AdminEgg }) {
 
   const remove = async () => {
     await deleteEgg(egg.nestId, egg.id);
-    await client.invalidateQueries({ queryKey: NESTS_QUERY });
+    // Leave first: refreshing the area's lists while this page is open would ask for the deleted egg.
+    await navigate(`/admin/nests/view/${egg.nestId}`);
+    client.removeQueries({ queryKey: eggQueryKey(egg.id) });
+    void client.invalidateQueries({ queryKey: NESTS_QUERY });
     useGlobalStore.getState().addFlash({
       key: ADMIN_FLASH,
       type: 'success',
       message: t('nests.egg_deleted', { name: egg.name }),
     });
-    void navigate(`/admin/nests/view/${egg.nestId}`);
   };
 
   return (

@@ -83,13 +83,15 @@ function NestView({ nest }: { nest: AdminNest }) {
 
   const remove = async () => {
     await deleteNest(nest.id);
-    await client.invalidateQueries({ queryKey: NESTS_QUERY });
+    // Leave first: refreshing the area's lists while this page is open would ask for the deleted nest.
+    await navigate('/admin/nests');
+    client.removeQueries({ queryKey: [...NESTS_QUERY, 'view', String(nest.id)] });
+    void client.invalidateQueries({ queryKey: NESTS_QUERY });
     useGlobalStore.getState().addFlash({
       key: ADMIN_FLASH,
       type: 'success',
       message: t('nests.deleted', { name: nest.name }),
     });
-    void navigate('/admin/nests');
   };
 
   return (

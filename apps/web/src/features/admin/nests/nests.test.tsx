@@ -209,7 +209,7 @@ describe('admin nest view', () => {
       new File([text], 'egg-paper.json', { type: 'application/json' }),
     );
     expect(await screen.findByText('egg-paper.json is read into the box below.')).toBeInTheDocument();
-    expect(screen.getByLabelText('Or paste the egg file')).toHaveValue(text);
+    expect(screen.getByLabelText('Or paste the egg as text')).toHaveValue(text);
     await userEvent.click(screen.getByRole('button', { name: 'Import egg' }));
 
     const open = await screen.findByRole('link', { name: 'Open Paper' });
@@ -241,7 +241,7 @@ describe('admin nest view', () => {
     expect(await screen.findByText('Choose an egg file or paste its text first.')).toBeInTheDocument();
     expect(fetch.calls).toHaveLength(2);
 
-    await userEvent.type(screen.getByLabelText('Or paste the egg file'), 'name: broken');
+    await userEvent.type(screen.getByLabelText('Or paste the egg as text'), 'name: broken');
     await userEvent.click(screen.getByRole('button', { name: 'Import egg' }));
     const list = await screen.findByRole('list', { name: 'Problems in the file' });
     const items = within(list).getAllByRole('listitem');
