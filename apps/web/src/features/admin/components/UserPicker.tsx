@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { getUser, listUsers, type AdminUser } from '../../../api/application/users.ts';
@@ -26,6 +26,7 @@ export function UserPicker({
   placeholder,
   clearLabel,
   compact = false,
+  inputRef,
 }: {
   label: string;
   /** The chosen user's id, or null. */
@@ -38,6 +39,8 @@ export function UserPicker({
   clearLabel?: string;
   /** Label beside the field (list toolbars) instead of above it (forms). */
   compact?: boolean;
+  /** The text box, e.g. react-hook-form's field.ref so a failed check focuses it. */
+  inputRef?: Ref<HTMLInputElement>;
 }) {
   const { t } = useTranslation('admin');
   const id = useId();
@@ -117,7 +120,11 @@ export function UserPicker({
       <div className={`relative ${compact ? 'min-w-0 flex-1 sm:w-64 sm:flex-none' : ''}`}>
         <div className="flex gap-1">
           <input
-            ref={input}
+            ref={(element) => {
+              input.current = element;
+              if (typeof inputRef === 'function') inputRef(element);
+              else if (inputRef) inputRef.current = element;
+            }}
             id={id}
             type="text"
             role="combobox"

@@ -117,8 +117,8 @@ export function EggFields({ form, egg }: { form: Form; egg: EggForServer | undef
       />
       {egg && egg.variables.length > 0 && (
         <fieldset className="space-y-3">
-          <legend className="mb-1 text-sm font-semibold text-zinc-200">{t('server_new.variables')}</legend>
-          <div className="grid gap-4 md:grid-cols-2">
+          <legend className="text-sm font-semibold text-zinc-200">{t('server_new.variables')}</legend>
+          <div className="grid gap-4 pt-2 md:grid-cols-2">
             {egg.variables.map((variable) => (
               <VariableField key={variable.envVariable} form={form} variable={variable} />
             ))}

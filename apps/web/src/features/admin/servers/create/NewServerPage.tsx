@@ -109,6 +109,7 @@ export function NewServerPage() {
               name="user"
               render={({ field, fieldState }) => (
                 <UserPicker
+                  inputRef={field.ref}
                   label={t('server_new.owner')}
                   hint={t('server_new.owner_hint')}
                   value={field.value === '' ? null : Number(field.value)}

@@ -139,6 +139,8 @@ describe('admin new server form', () => {
     expect(screen.getByText('The block IO weight must be between 10 and 1000.')).toBeInTheDocument();
     expect(screen.getByLabelText('Max players')).toHaveAttribute('aria-invalid', 'true');
     expect(fetch.calls.some((c) => c.method === 'POST')).toBe(false);
+    // The first field in error (the owner) gets the focus.
+    expect(screen.getByRole('combobox', { name: 'Owner' })).toHaveFocus();
   });
 
   it('shows the API’s 422 errors beside their fields, variables included', async () => {
