@@ -60,6 +60,14 @@ async function daemonView(uuid: string): Promise<{ utilization: { memory_limit_b
   return (await res.json()) as { utilization: { memory_limit_bytes: number } };
 }
 
+/** Follows a link of the admin area's side navigation. */
+async function openAdminPage(name: string): Promise<void> {
+  await admin
+    .getByRole('navigation', { name: 'Administration' })
+    .getByRole('link', { name, exact: true })
+    .click();
+}
+
 async function ownerPage(): Promise<Page> {
   const page = await newPage(browser);
   await signIn(page, panel.url, player.username, player.password);
@@ -102,8 +110,73 @@ describe('the admin area in Chromium', () => {
     await screenshots(admin, 'admin-overview');
   });
 
+  it('imports an egg from a file by upload, and the importer’s answer is on screen', async () => {
+    await openAdminPage('Nests and eggs');
+    await admin.waitForURL(`${panel.url}/admin/nests`);
+    await screenshots(admin, 'admin-nests');
+    await admin.getByRole('table').getByRole('link', { name: 'Talon', exact: true }).click();
+    await admin.waitForURL(/\/admin\/nests\/view\/\d+$/u);
+    await admin.getByLabel('Egg file').setInputFiles(path.join(FIXTURE_EGGS, 'egg-paper.json'));
+    await admin.getByRole('button', { name: 'Import egg' }).click();
+    await expect.poll(() => admin.getByText('Imported the egg “Paper”.').isVisible()).toBe(true);
+    await expect
+      .poll(() => admin.getByRole('link', { name: 'Paper', exact: true }).count())
+      .toBeGreaterThan(0);
+    await screenshots(admin, 'admin-nest-view');
+    await admin.getByRole('link', { name: 'Paper', exact: true }).first().click();
+    await admin.waitForURL(/\/admin\/nests\/egg\/\d+/u);
+    await expect.poll(() => admin.getByText('java -Xms128M').first().isVisible()).toBe(true);
+    await screenshots(admin, 'admin-egg');
+  });
+
+  it('creates a user for the player', async () => {
+    await openAdminPage('Users');
+    await admin.waitForURL(`${panel.url}/admin/users`);
+    await admin.getByRole('link', { name: 'Create user' }).click();
+    await admin.waitForURL(`${panel.url}/admin/users/new`);
+    await admin.getByLabel('Email').fill(player.email);
+    await admin.getByLabel('Username').fill(player.username);
+    await admin.getByLabel('First name').fill(player.firstName);
+    await admin.getByLabel('Last name').fill(player.lastName);
+    await admin.getByLabel('Password', { exact: true }).fill(player.password);
+    await screenshots(admin, 'admin-user-new');
+    await admin.getByRole('button', { name: 'Create user' }).click();
+    await admin.waitForURL(/\/admin\/users\/view\/\d+$/u);
+    await expect.poll(() => admin.getByText(player.email).first().isVisible()).toBe(true);
+    await screenshots(admin, 'admin-user-view');
+  });
+
+  it('creates a server for the player on the local node, which installs and starts for its owner', async () => {
+    await openAdminPage('Servers');
+    await admin.waitForURL(`${panel.url}/admin/servers`);
+    await admin.getByRole('link', { name: 'Create server' }).click();
+    await admin.waitForURL(`${panel.url}/admin/servers/new`);
+    await admin.getByRole('combobox', { name: 'Owner' }).fill('play');
+    await admin.getByRole('option', { name: new RegExp(player.username, 'u') }).click();
+    await admin.getByLabel('Server name').fill('Player World');
+    await admin.getByLabel('Node', { exact: true }).selectOption({ label: 'Local' });
+    await expect.poll(() => admin.getByLabel('Primary address').locator('option').count()).toBeGreaterThan(1);
+    await admin.getByLabel('Primary address').selectOption({ index: 1 });
+    await admin.getByLabel('Egg', { exact: true }).selectOption({ label: 'Node.js Game Server' });
+    await admin.getByLabel('Memory (MiB)').fill('512');
+    await admin.getByLabel('Start the server when installation finishes').check();
+    await screenshots(admin, 'admin-server-new');
+    await admin.getByRole('button', { name: 'Create server' }).click();
+    await admin.waitForURL(/\/admin\/servers\/view\/\d+$/u);
+    serverId = /view\/(\d+)/u.exec(admin.url())![1]!;
+    await screenshots(admin, 'admin-server-about');
+
+    const owner = await ownerPage();
+    await owner.getByText('Player World').click();
+    await owner.waitForURL(/\/server\/[0-9a-f]{8}$/u);
+    // start_on_completion: the install finishes and the daemon starts it without anyone pressing Start.
+    await waitForStatus(owner, panel, 'running', 120_000);
+    expect(await terminalText(owner)).not.toBe('');
+    await owner.context().close();
+  });
+
   it('creates an application key limited to reading servers, which lists servers and cannot create one', async () => {
-    await admin.getByRole('link', { name: 'Application API' }).click();
+    await openAdminPage('Application API');
     await admin.waitForURL(`${panel.url}/admin/api`);
     await admin.getByLabel('Description').fill('Billing, servers read-only');
     await admin.getByRole('radiogroup', { name: 'Servers' }).getByText('Read', { exact: true }).click();
