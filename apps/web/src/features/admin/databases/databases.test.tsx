@@ -137,7 +137,7 @@ describe('admin create database host', () => {
     await fillNewHost();
     await userEvent.click(screen.getByRole('button', { name: 'Test connection and save' }));
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('The panel could not use this database host');
+    expect(alert).toHaveTextContent('Connection failed');
     expect(alert).toHaveTextContent(problem);
     expect(router.state.location.pathname).toBe('/admin/databases/new');
   });

@@ -46,10 +46,16 @@ export function LocationsListPage() {
       id: 'short',
       header: t('locations.short'),
       sortKey: 'short',
-      className: 'font-medium text-zinc-100',
+      className: 'font-medium whitespace-nowrap text-zinc-100',
       cell: (l) => l.short,
     },
-    { id: 'long', header: t('locations.long'), className: 'text-zinc-300', cell: (l) => l.long ?? '—' },
+    {
+      id: 'long',
+      header: t('locations.long'),
+      hideBelow: 'sm',
+      className: 'text-zinc-300',
+      cell: (l) => l.long ?? '—',
+    },
     { id: 'nodes', header: t('locations.nodes'), className: 'tabular-nums', cell: (l) => l.nodeCount ?? '—' },
     {
       id: 'servers',

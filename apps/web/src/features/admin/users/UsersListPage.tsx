@@ -35,7 +35,8 @@ export function UsersListPage() {
       id: 'email',
       header: t('users.email'),
       sortKey: 'email',
-      className: 'break-all text-zinc-300',
+      hideBelow: 'sm',
+      className: 'break-words text-zinc-300',
       cell: (u) => u.email,
     },
     {
