@@ -1,16 +1,33 @@
-import {
-  APPLICATION_KEY_RESOURCES,
-  type ApplicationApiKey,
-  type ApplicationKeyPermissions,
-  type ApplicationKeyResource,
-  type ApplicationKeyRight,
+import type {
+  ApplicationApiKey,
+  ApplicationKeyPermissions,
+  ApplicationKeyResource,
+  ApplicationKeyRight,
 } from '@talon/shared/admin/api-keys-wire';
 import { APP, deleteItem, listParams, requestApp, type WireItem, type WireList } from './http.ts';
 import { http } from '../http.ts';
 
-/** The resources an application key is granted rights on (the `r_*` columns), in screen order. */
-export const KEY_RESOURCES = APPLICATION_KEY_RESOURCES;
+/**
+ * The resources an application key is granted rights on (the `r_*` columns), in screen order.
+ * The same list as APPLICATION_KEY_RESOURCES in packages/shared, written again because importing
+ * that module's value brings the classic zod API into the web bundle; the checks below fail the
+ * typecheck if the two lists ever differ.
+ */
+export const KEY_RESOURCES = [
+  'users',
+  'nodes',
+  'allocations',
+  'locations',
+  'nests',
+  'eggs',
+  'servers',
+  'database_hosts',
+  'server_databases',
+] as const satisfies readonly ApplicationKeyResource[];
 export type KeyResource = ApplicationKeyResource;
+type Missing = Exclude<ApplicationKeyResource, (typeof KEY_RESOURCES)[number]>;
+const everyResourceListed: [Missing] extends [never] ? true : Missing = true;
+void everyResourceListed;
 
 /** 0 none, 1 read, 3 read and write (the r_* bits). */
 export type KeyRight = ApplicationKeyRight;

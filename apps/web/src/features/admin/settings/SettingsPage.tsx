@@ -1,6 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import {
   getPanelSettings,
@@ -24,7 +23,7 @@ import {
 import {
   FIELD_WIRE,
   fieldForWire,
-  settingsFormSchema,
+  settingsResolver,
   toFormValues,
   toPatch,
   type SettingsField,
@@ -49,7 +48,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   const { t } = useTranslation('admin');
   const client = useQueryClient();
   const form = useForm<SettingsFormValues>({
-    resolver: zodResolver(settingsFormSchema),
+    resolver: settingsResolver,
     values: toFormValues(settings),
   });
   const { isSubmitting, isDirty } = form.formState;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { PanelSettings, PanelSettingsPatch } from '../../../api/application/settings.ts';
 
 /** Which form field edits which setting (the dotted wire names of meta.environment and 422s). */
@@ -27,72 +27,82 @@ export function fieldForWire(wire: string): SettingsField | null {
   return entry ? (entry[0] as SettingsField) : null;
 }
 
-/** A port number typed in a text box: '' stays empty, anything else must be a whole 1–65535. */
-const optionalPort = z
-  .string()
-  .trim()
-  .refine((v) => v === '' || (/^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535), {
-    message: 'Enter a port between 1 and 65535.',
-  });
+/** What the settings form holds: text boxes as strings (ports too), switches as booleans. */
+export interface SettingsFormValues {
+  appName: string;
+  twoFactor: 'none' | 'admins' | 'everyone';
+  recaptchaEnabled: boolean;
+  recaptchaSiteKey: string;
+  recaptchaSecretKey: string;
+  /** Not edited: whether a secret is stored, so an empty secret box is fine. */
+  recaptchaSecretSet: boolean;
+  mailHost: string;
+  mailPort: string;
+  mailEncryption: 'tls' | 'ssl' | 'none';
+  mailUsername: string;
+  mailPassword: string;
+  mailPasswordClear: boolean;
+  mailFromAddress: string;
+  mailFromName: string;
+  allocationsEnabled: boolean;
+  allocationsStart: string;
+  allocationsEnd: string;
+}
 
-export const settingsFormSchema = z
-  .object({
-    appName: z.string().trim().min(1, 'The site name is required.').max(191, 'At most 191 characters.'),
-    twoFactor: z.enum(['none', 'admins', 'everyone']),
-    recaptchaEnabled: z.boolean(),
-    recaptchaSiteKey: z.string().trim().max(191, 'At most 191 characters.'),
-    recaptchaSecretKey: z.string().trim().max(191, 'At most 191 characters.'),
-    mailHost: z.string().trim().max(191, 'At most 191 characters.'),
-    mailPort: optionalPort.refine((v) => v !== '', {
-      message: 'Enter the SMTP port (often 587, 465 or 25).',
-    }),
-    mailEncryption: z.enum(['tls', 'ssl', 'none']),
-    mailUsername: z.string().trim().max(191, 'At most 191 characters.'),
-    mailPassword: z.string().max(191, 'At most 191 characters.'),
-    mailPasswordClear: z.boolean(),
-    mailFromAddress: z.string().trim().email('Enter a valid email address.'),
-    mailFromName: z.string().trim().max(191, 'At most 191 characters.'),
-    allocationsEnabled: z.boolean(),
-    allocationsStart: optionalPort,
-    allocationsEnd: optionalPort,
-    /** Not edited: whether a secret is stored, to know if an empty box is fine. */
-    recaptchaSecretSet: z.boolean(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.recaptchaEnabled && v.recaptchaSiteKey === '') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['recaptchaSiteKey'],
-        message: 'Enter the site key to turn reCAPTCHA on.',
-      });
-    }
-    if (v.recaptchaEnabled && v.recaptchaSecretKey === '' && !v.recaptchaSecretSet) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['recaptchaSecretKey'],
-        message: 'Enter the secret key to turn reCAPTCHA on.',
-      });
-    }
-    if (v.allocationsEnabled) {
-      for (const field of ['allocationsStart', 'allocationsEnd'] as const) {
-        if (v[field] === '')
-          ctx.addIssue({ code: 'custom', path: [field], message: 'Enter a port to turn this on.' });
-      }
-      if (
-        v.allocationsStart !== '' &&
-        v.allocationsEnd !== '' &&
-        Number(v.allocationsStart) > Number(v.allocationsEnd)
-      ) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['allocationsEnd'],
-          message: 'The last port must not be below the first.',
-        });
-      }
-    }
-  });
+const isPort = (v: string) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535;
 
-export type SettingsFormValues = z.infer<typeof settingsFormSchema>;
+/**
+ * The form's rules, written out rather than as a zod schema: every zod feature the admin chunk uses
+ * is also downloaded by the sign-in page (they share zod's core), whose budget is full.
+ */
+export function settingsProblems(v: SettingsFormValues): Partial<Record<keyof SettingsFormValues, string>> {
+  const problems: Partial<Record<keyof SettingsFormValues, string>> = {};
+  const long = 'At most 191 characters.';
+  for (const field of [
+    'appName',
+    'recaptchaSiteKey',
+    'recaptchaSecretKey',
+    'mailHost',
+    'mailUsername',
+    'mailPassword',
+    'mailFromName',
+  ] as const) {
+    if (v[field].length > 191) problems[field] = long;
+  }
+  if (v.appName.trim() === '') problems.appName = 'The site name is required.';
+  if (!isPort(v.mailPort.trim())) problems.mailPort = 'Enter the SMTP port (1–65535; often 587, 465 or 25).';
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.mailFromAddress.trim())) {
+    problems.mailFromAddress = 'Enter a valid email address.';
+  }
+  if (v.recaptchaEnabled && v.recaptchaSiteKey.trim() === '') {
+    problems.recaptchaSiteKey = 'Enter the site key to turn reCAPTCHA on.';
+  }
+  if (v.recaptchaEnabled && v.recaptchaSecretKey.trim() === '' && !v.recaptchaSecretSet) {
+    problems.recaptchaSecretKey = 'Enter the secret key to turn reCAPTCHA on.';
+  }
+  const start = v.allocationsStart.trim();
+  const end = v.allocationsEnd.trim();
+  if (start !== '' && !isPort(start)) problems.allocationsStart = 'Enter a port between 1 and 65535.';
+  if (end !== '' && !isPort(end)) problems.allocationsEnd = 'Enter a port between 1 and 65535.';
+  if (v.allocationsEnabled) {
+    if (start === '') problems.allocationsStart = 'Enter a port to turn this on.';
+    if (end === '') problems.allocationsEnd = 'Enter a port to turn this on.';
+    if (isPort(start) && isPort(end) && Number(start) > Number(end)) {
+      problems.allocationsEnd = 'The last port must not be below the first.';
+    }
+  }
+  return problems;
+}
+
+/** react-hook-form resolver over settingsProblems; the values go on trimmed. */
+export const settingsResolver: Resolver<SettingsFormValues> = (values) => {
+  const problems = Object.entries(settingsProblems(values));
+  if (problems.length === 0) return { values, errors: {} };
+  const errors = Object.fromEntries(
+    problems.map(([field, message]) => [field, { type: 'validate', message }]),
+  ) as FieldErrors<SettingsFormValues>;
+  return { values: {}, errors };
+};
 
 export function toFormValues(s: PanelSettings): SettingsFormValues {
   return {
@@ -116,8 +126,8 @@ export function toFormValues(s: PanelSettings): SettingsFormValues {
   };
 }
 
-const orNull = (v: string) => (v === '' ? null : v);
-const portOrNull = (v: string) => (v === '' ? null : Number(v));
+const orNull = (v: string) => (v.trim() === '' ? null : v.trim());
+const portOrNull = (v: string) => (v.trim() === '' ? null : Number(v.trim()));
 
 /**
  * The PATCH body: every setting the form edits, except those an environment variable sets (the
@@ -126,18 +136,18 @@ const portOrNull = (v: string) => (v === '' ? null : Number(v));
 export function toPatch(v: SettingsFormValues, environment: readonly string[]): PanelSettingsPatch {
   const locked = new Set(environment);
   const values: Record<string, unknown> = {
-    app_name: v.appName,
+    app_name: v.appName.trim(),
     two_factor: v.twoFactor,
     'recaptcha.enabled': v.recaptchaEnabled,
-    'recaptcha.site_key': v.recaptchaSiteKey,
-    'recaptcha.secret_key': v.recaptchaSecretKey === '' ? undefined : v.recaptchaSecretKey,
+    'recaptcha.site_key': v.recaptchaSiteKey.trim(),
+    'recaptcha.secret_key': v.recaptchaSecretKey.trim() === '' ? undefined : v.recaptchaSecretKey.trim(),
     'mail.host': orNull(v.mailHost),
-    'mail.port': Number(v.mailPort),
+    'mail.port': Number(v.mailPort.trim()),
     'mail.encryption': v.mailEncryption,
     'mail.username': orNull(v.mailUsername),
     'mail.password': v.mailPassword === '' ? undefined : v.mailPassword,
     'mail.password_clear': v.mailPasswordClear && v.mailPassword === '' ? true : undefined,
-    'mail.from_address': v.mailFromAddress,
+    'mail.from_address': v.mailFromAddress.trim(),
     'mail.from_name': orNull(v.mailFromName),
     'client_allocations.enabled': v.allocationsEnabled,
     'client_allocations.range_start': portOrNull(v.allocationsStart),
