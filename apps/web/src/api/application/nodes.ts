@@ -1,8 +1,23 @@
-import type { NodeHealth as WireNodeHealth } from '@talon/shared/admin/node-wire';
-import { getItem, getPage, type ListQuery, type Page } from './http.ts';
+import type {
+  NodeHealth as WireNodeHealth,
+  NodeSetupToken as WireNodeSetupToken,
+} from '@talon/shared/admin/node-wire';
+import { http } from '../http.ts';
+import {
+  APP,
+  deleteItem,
+  getItem,
+  getPage,
+  relationItem,
+  requestApp,
+  sendItem,
+  type ListQuery,
+  type Page,
+  type WireRelationships,
+} from './http.ts';
 
 /** Application `node` (reference §5.1; daemon token fields are never sent). */
-export interface WireNode {
+export interface WireNode extends WireRelationships {
   id: number;
   uuid: string;
   public: boolean;
@@ -50,6 +65,8 @@ export interface AdminNode {
   createdAt: string;
   /** Sums over the node's servers, MiB. */
   allocated: { memory: number; disk: number };
+  /** The location's short code when asked with include=location. */
+  locationShort: string | null;
 }
 
 export function toAdminNode(wire: WireNode): AdminNode {
@@ -74,9 +91,11 @@ export function toAdminNode(wire: WireNode): AdminNode {
     daemonBase: wire.daemon_base,
     createdAt: wire.created_at,
     allocated: wire.allocated_resources ?? { memory: 0, disk: 0 },
+    locationShort: relationItem<{ short: string }>(wire, 'location')?.short ?? null,
   };
 }
 
+/** Sorts: name (extension), id, memory, disk; `search` over name and fqdn. */
 export function listNodes(query: ListQuery = {}): Promise<Page<AdminNode>> {
   return getPage('/nodes', query, toAdminNode);
 }
@@ -115,4 +134,163 @@ export function toNodeHealth(wire: WireNodeHealth): NodeHealth {
 
 export function getNodeHealth(id: number | string): Promise<NodeHealth> {
   return getItem(`/nodes/${encodeURIComponent(String(id))}/health`, toNodeHealth);
+}
+
+/** Create/update body (reference §5.3 + extension `description`); numbers in MiB / ports. */
+export interface NodeInput {
+  name: string;
+  description: string | null;
+  location_id: number;
+  fqdn: string;
+  scheme: 'http' | 'https';
+  behind_proxy: boolean;
+  public: boolean;
+  maintenance_mode: boolean;
+  memory: number;
+  memory_overallocate: number;
+  disk: number;
+  disk_overallocate: number;
+  upload_size: number;
+  daemon_listen: number;
+  daemon_sftp: number;
+  daemon_base: string;
+}
+
+export function createNode(input: NodeInput): Promise<AdminNode> {
+  return sendItem('POST', '/nodes', input, toAdminNode);
+}
+
+/**
+ * PATCH re-validates every required field, so the whole input is sent. `resetSecret` makes the
+ * panel issue a new daemon token (the daemon must then be configured again).
+ */
+export function updateNode(id: number, input: NodeInput, resetSecret = false): Promise<AdminNode> {
+  return sendItem(
+    'PATCH',
+    `/nodes/${id}`,
+    resetSecret ? { ...input, reset_secret: true } : input,
+    toAdminNode,
+  );
+}
+
+/** The input that saves a node as it is (for "reset the secret" without other changes). */
+export function nodeInputOf(node: AdminNode): NodeInput {
+  return {
+    name: node.name,
+    description: node.description,
+    location_id: node.locationId,
+    fqdn: node.fqdn,
+    scheme: node.scheme === 'http' ? 'http' : 'https',
+    behind_proxy: node.behindProxy,
+    public: node.public,
+    maintenance_mode: node.maintenanceMode,
+    memory: node.memory,
+    memory_overallocate: node.memoryOverallocate,
+    disk: node.disk,
+    disk_overallocate: node.diskOverallocate,
+    upload_size: node.uploadSize,
+    daemon_listen: node.daemonListen,
+    daemon_sftp: node.daemonSftp,
+    daemon_base: node.daemonBase,
+  };
+}
+
+/** 400 HasActiveServersException while servers are on the node. */
+export function deleteNode(id: number): Promise<void> {
+  return deleteItem(`/nodes/${id}`);
+}
+
+/** The daemon's configuration document (raw JSON, not an envelope; it holds the node's secret). */
+export async function getNodeConfiguration(id: number): Promise<Record<string, unknown>> {
+  const { data } = await http.get<Record<string, unknown>>(`${APP}/nodes/${id}/configuration`);
+  return data;
+}
+
+/** Extension, session only: a 15-minute, single-use token and the command that redeems it. */
+export interface NodeSetupToken {
+  token: string;
+  expiresAt: string;
+  command: string;
+}
+
+export function createNodeSetupToken(id: number): Promise<NodeSetupToken> {
+  return sendItem('POST', `/nodes/${id}/setup-token`, {}, (wire: WireNodeSetupToken) => ({
+    token: wire.token,
+    expiresAt: wire.expires_at,
+    command: wire.command,
+  }));
+}
+
+/** Application `allocation` (reference §5.1) with include=server. */
+export interface WireNodeAllocation extends WireRelationships {
+  id: number;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+  assigned: boolean;
+}
+
+export interface NodeAllocation {
+  id: number;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+  assigned: boolean;
+  /** The server using it (include=server), null when free or not visible. */
+  server: { id: number; name: string } | null;
+}
+
+export function toNodeAllocation(wire: WireNodeAllocation): NodeAllocation {
+  const server = relationItem<{ id: number; name: string }>(wire, 'server');
+  return {
+    id: wire.id,
+    ip: wire.ip,
+    alias: wire.alias,
+    port: wire.port,
+    notes: wire.notes,
+    assigned: wire.assigned,
+    server: server ? { id: server.id, name: server.name } : null,
+  };
+}
+
+/**
+ * A node's allocations. Filters: `ip` and `port` exact, `ip_alias` partial, `server_id`
+ * ('false' = only the free ones, as the reference reads any non-number).
+ */
+export function listNodeAllocations(nodeId: number, query: ListQuery = {}): Promise<Page<NodeAllocation>> {
+  return getPage(`/nodes/${nodeId}/allocations`, { ...query, include: ['server'] }, toNodeAllocation);
+}
+
+export interface AllocationInput {
+  /** An IPv4/IPv6 address, an IPv4 block /25–/32, or a hostname. */
+  ip: string;
+  alias: string | null;
+  /** `"25565"` or `"25565-25600"` each. */
+  ports: string[];
+}
+
+/** 204; existing ip/port pairs are skipped. Bad addresses or ports → 400 with the precise reason. */
+export async function createNodeAllocations(nodeId: number, input: AllocationInput): Promise<void> {
+  await requestApp('POST', `/nodes/${nodeId}/allocations`, input);
+}
+
+/** Extension: alias and notes (null clears). */
+export function updateNodeAllocation(
+  nodeId: number,
+  allocationId: number,
+  changes: { alias?: string | null; notes?: string | null },
+): Promise<NodeAllocation> {
+  return sendItem(
+    'PATCH',
+    `/nodes/${nodeId}/allocations/${allocationId}?include=server`,
+    changes,
+    toNodeAllocation,
+  );
+}
+
+/** 400 ServerUsingAllocationException while a server uses it. */
+export function deleteNodeAllocation(nodeId: number, allocationId: number): Promise<void> {
+  return deleteItem(`/nodes/${nodeId}/allocations/${allocationId}`);
 }

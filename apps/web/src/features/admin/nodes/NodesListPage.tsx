@@ -1,27 +1,66 @@
 import { useTranslation } from 'react-i18next';
+import { isResourceAlarm } from '@talon/shared/format/limits';
 import { listNodes, type AdminNode } from '../../../api/application/nodes.ts';
 import { AdminList, AdminPage, LinkButton, type Column } from '../components/index.ts';
 import { formatMib } from '../format.ts';
 import { NodeHealthBadge } from './NodeHealthBadge.tsx';
 
-/** /admin/nodes: the machines that run servers, with whether each answers. */
+/** Allocated of capacity as a thin bar with the figures above it. */
+function UsageCell({ label, used, total }: { label: string; used: number; total: number }) {
+  const percent = total > 0 ? Math.round((used / total) * 100) : 0;
+  const text = `${formatMib(used)} / ${formatMib(total)}`;
+  const alarm = isResourceAlarm(used, total);
+  return (
+    <div className="w-32 space-y-1">
+      <span className={`block text-xs ${alarm ? 'text-red-300' : 'text-zinc-300'}`}>{text}</span>
+      <div
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.min(percent, 100)}
+        aria-valuetext={`${text} (${percent} %)`}
+        className="h-1.5 overflow-hidden rounded-full bg-zinc-800"
+      >
+        <div
+          className={`h-full rounded-full ${alarm ? 'bg-red-500' : 'bg-sky-500'}`}
+          style={{ width: `${Math.min(percent, 100)}%` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * /admin/nodes: the machines that run servers, with whether each answers. Each row asks its
+ * daemon separately (up to 3 s), so a silent node never holds up the list.
+ */
 export function NodesListPage() {
   const { t } = useTranslation('admin');
   const columns: Column<AdminNode>[] = [
     { id: 'name', header: t('nodes.name'), sortKey: 'name', cell: (n) => n.name },
-    { id: 'health', header: t('nodes.health'), cell: (n) => <NodeHealthBadge id={n.id} /> },
-    { id: 'fqdn', header: t('nodes.fqdn'), hideBelow: 'sm', cell: (n) => <code>{n.fqdn}</code> },
+    { id: 'health', header: t('nodes.health'), cell: (n) => <NodeHealthBadge id={n.id} detailed /> },
+    { id: 'location', header: t('nodes.location'), hideBelow: 'sm', cell: (n) => n.locationShort ?? '—' },
+    { id: 'fqdn', header: t('nodes.fqdn'), hideBelow: 'md', cell: (n) => <code>{n.fqdn}</code> },
     {
       id: 'memory',
       header: t('nodes.memory'),
-      hideBelow: 'md',
-      cell: (n) => `${formatMib(n.allocated.memory)} / ${formatMib(n.memory)}`,
+      hideBelow: 'lg',
+      cell: (n) => (
+        <UsageCell
+          label={t('nodes.memory_of', { name: n.name })}
+          used={n.allocated.memory}
+          total={n.memory}
+        />
+      ),
     },
     {
       id: 'disk',
       header: t('nodes.disk'),
       hideBelow: 'lg',
-      cell: (n) => `${formatMib(n.allocated.disk)} / ${formatMib(n.disk)}`,
+      cell: (n) => (
+        <UsageCell label={t('nodes.disk_of', { name: n.name })} used={n.allocated.disk} total={n.disk} />
+      ),
     },
   ];
   return (
@@ -31,8 +70,9 @@ export function NodesListPage() {
       actions={<LinkButton to="/admin/nodes/new">{t('nodes.create')}</LinkButton>}
     >
       <AdminList
-        queryKey={['admin', 'nodes']}
+        queryKey={['admin', 'nodes', 'list']}
         fetchPage={listNodes}
+        include={['location']}
         label={t('nodes.title')}
         searchLabel={t('nodes.search')}
         emptyText={t('nodes.empty')}
