@@ -47,8 +47,7 @@ export function UsersListPage() {
     },
     {
       id: 'two_factor',
-      header: t('users.two_factor'),
-      hideBelow: 'md',
+      header: t('users.two_factor_column'),
       cell: (u) =>
         u.twoFactor ? (
           <StatusBadge tone="ok">{t('common.on')}</StatusBadge>
