@@ -103,7 +103,11 @@ export function ServerAboutTab() {
           [t('server_view.about.io'), String(limits.io)],
           [
             t('server_view.about.feature_limits'),
-            `${count(server.featureLimits.databases)} · ${count(server.featureLimits.allocations)} · ${count(server.featureLimits.backups)}`,
+            t('server_view.about.feature_limits_value', {
+              databases: count(server.featureLimits.databases),
+              allocations: count(server.featureLimits.allocations),
+              backups: count(server.featureLimits.backups),
+            }),
           ],
           [t('common.external_id'), server.externalId],
           [t('server_view.about.description'), server.description],

@@ -191,9 +191,8 @@ function PasswordCell({
         </span>
       )}
       <Button
-        variant="ghost"
-        className="px-2 py-1 text-xs"
-        aria-pressed={revealed}
+        variant="secondary"
+        className="px-2 py-0.5 text-xs"
         aria-label={
           revealed
             ? t('server_view.databases.hide', { name: database.database })

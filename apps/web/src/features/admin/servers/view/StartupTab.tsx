@@ -243,15 +243,20 @@ function StartupForm({
             />
             {eggDetail.data && eggDetail.data.id === Number(egg) && (
               <Button
-                variant="ghost"
-                className="px-2 py-1"
+                variant="secondary"
+                className="px-3 py-1.5 text-xs"
                 onClick={() => form.setValue('startup', eggDetail.data.startup, { shouldDirty: true })}
               >
                 {t('server_view.startup.reset_startup')}
               </Button>
             )}
           </div>
-          <FormCheckbox form={form} name="skip_scripts" label={t('server_view.startup.skip_scripts')} />
+          <FormCheckbox
+            form={form}
+            name="skip_scripts"
+            label={t('server_view.startup.skip_scripts')}
+            hint={t('server_view.startup.skip_scripts_hint')}
+          />
         </div>
       </ContentBox>
 
