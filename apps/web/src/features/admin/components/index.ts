@@ -20,3 +20,4 @@ export { ItemLoader } from './ItemLoader.tsx';
 export { LinkButton } from './LinkButton.tsx';
 export { DetailList } from './DetailList.tsx';
 export { UserPicker } from './UserPicker.tsx';
+export { problemsResolver, type FormProblems } from './problemsResolver.ts';

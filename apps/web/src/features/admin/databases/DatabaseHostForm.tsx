@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { DatabaseHostInput } from '../../../api/application/databaseHosts.ts';
 import { HttpError, httpErrorToHuman } from '../../../api/errors.ts';
@@ -12,7 +11,7 @@ import { FormSelect, FormText, SelectField, applyFieldErrors } from '../componen
 import {
   DEFAULT_PORTS,
   databaseHostFieldForWire,
-  databaseHostFormSchema,
+  databaseHostResolver,
   toDatabaseHostInput,
   type DatabaseHostFormValues,
 } from './databaseHostForm.ts';
@@ -47,7 +46,7 @@ export function DatabaseHostForm({
   const [failure, setFailure] = useState<{ title: string; text: string } | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const form = useForm<DatabaseHostFormValues>({
-    resolver: zodResolver(databaseHostFormSchema),
+    resolver: databaseHostResolver,
     defaultValues: initial,
   });
   const { isSubmitting } = form.formState;
@@ -55,7 +54,7 @@ export function DatabaseHostForm({
   const engine = form.watch('engine');
   const onEngine = (next: 'mysql' | 'postgresql') => {
     const port = form.getValues('port');
-    if (Object.values(DEFAULT_PORTS).includes(port as never)) form.setValue('port', DEFAULT_PORTS[next]);
+    if (Object.values(DEFAULT_PORTS).includes(port)) form.setValue('port', DEFAULT_PORTS[next]);
   };
   const engineField = form.register('engine', {
     onChange: (e: { target: { value: 'mysql' | 'postgresql' } }) => onEngine(e.target.value),

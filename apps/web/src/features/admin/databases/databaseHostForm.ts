@@ -1,50 +1,57 @@
-import { z } from 'zod';
-import { DATABASE_ENGINES } from '@talon/shared';
-import type { AdminDatabaseHost, DatabaseHostInput } from '../../../api/application/databaseHosts.ts';
+import type {
+  AdminDatabaseHost,
+  DatabaseEngine,
+  DatabaseHostInput,
+} from '../../../api/application/databaseHosts.ts';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
 
 /** The usual port of each engine, filled in when the engine changes and the port was the other's. */
-export const DEFAULT_PORTS = { mysql: '3306', postgresql: '5432' } as const;
+export const DEFAULT_PORTS: Record<DatabaseEngine, string> = { mysql: '3306', postgresql: '5432' };
 
 const wholeNumber = /^\d+$/u;
 
-/**
- * The database host form's rules: the application API's (name, host, username required, up to
- * 191 characters; port 1–65535; max databases a whole number or empty). Numbers are typed as text.
- */
-export const databaseHostFormSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'A name is required.')
-    .max(191, 'The name may not be longer than 191 characters.'),
-  engine: z.enum(DATABASE_ENGINES),
-  host: z
-    .string()
-    .trim()
-    .min(1, 'The host address is required.')
-    .max(191, 'The host may not be longer than 191 characters.'),
-  port: z
-    .string()
-    .trim()
-    .refine(
-      (v) => wholeNumber.test(v) && Number(v) >= 1 && Number(v) <= 65535,
-      'Enter a port between 1 and 65535.',
-    ),
-  username: z
-    .string()
-    .trim()
-    .min(1, 'A username is required.')
-    .max(191, 'The username may not be longer than 191 characters.'),
-  password: z.string().max(191, 'The password may not be longer than 191 characters.'),
-  maxDatabases: z
-    .string()
-    .trim()
-    .refine((v) => v === '' || wholeNumber.test(v), 'Enter a whole number, or leave it empty for no limit.'),
+/** What the form holds: numbers are typed as text. */
+export interface DatabaseHostFormValues {
+  name: string;
+  engine: DatabaseEngine;
+  host: string;
+  port: string;
+  username: string;
+  /** Write-only: '' on edit keeps the stored one. */
+  password: string;
+  /** '' for no limit. */
+  maxDatabases: string;
   /** '' for no node. */
-  nodeId: z.string(),
-});
+  nodeId: string;
+}
 
-export type DatabaseHostFormValues = z.infer<typeof databaseHostFormSchema>;
+/**
+ * The application API's database host rules: name, host and username required, up to 191
+ * characters; port 1–65535; the database limit a whole number or empty.
+ */
+export function databaseHostProblems(v: DatabaseHostFormValues): FormProblems<DatabaseHostFormValues> {
+  const problems: FormProblems<DatabaseHostFormValues> = {};
+  const text = (field: 'name' | 'host' | 'username', required: string, what: string) => {
+    const value = v[field].trim();
+    if (value === '') problems[field] = required;
+    else if (value.length > 191) problems[field] = `The ${what} may not be longer than 191 characters.`;
+  };
+  text('name', 'A name is required.', 'name');
+  text('host', 'The host address is required.', 'host');
+  text('username', 'A username is required.', 'username');
+  const port = v.port.trim();
+  if (!wholeNumber.test(port) || Number(port) < 1 || Number(port) > 65535) {
+    problems.port = 'Enter a port between 1 and 65535.';
+  }
+  if (v.password.length > 191) problems.password = 'The password may not be longer than 191 characters.';
+  const max = v.maxDatabases.trim();
+  if (max !== '' && !wholeNumber.test(max)) {
+    problems.maxDatabases = 'Enter a whole number, or leave it empty for no limit.';
+  }
+  return problems;
+}
+
+export const databaseHostResolver = problemsResolver(databaseHostProblems);
 
 export const EMPTY_DATABASE_HOST: DatabaseHostFormValues = {
   name: '',

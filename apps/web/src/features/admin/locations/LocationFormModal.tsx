@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { createLocation, updateLocation, type AdminLocation } from '../../../api/application/locations.ts';
 import { httpErrorToHuman } from '../../../api/errors.ts';
@@ -11,7 +10,7 @@ import { FormText, applyFieldErrors } from '../components/index.ts';
 import {
   EMPTY_LOCATION,
   locationFieldForWire,
-  locationFormSchema,
+  locationResolver,
   toLocationFormValues,
   toLocationInput,
   type LocationFormValues,
@@ -57,7 +56,7 @@ function LocationForm({
   const { t } = useTranslation('admin');
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<LocationFormValues>({
-    resolver: zodResolver(locationFormSchema),
+    resolver: locationResolver,
     defaultValues: location ? toLocationFormValues(location) : EMPTY_LOCATION,
   });
   const { isSubmitting } = form.formState;

@@ -1,17 +1,23 @@
-import { z } from 'zod';
 import type { AdminLocation, LocationInput } from '../../../api/application/locations.ts';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
+
+export interface LocationFormValues {
+  short: string;
+  /** '' for no description. */
+  long: string;
+}
 
 /** The application API's location rules (short: required, 1–60; long: optional, up to 191). */
-export const locationFormSchema = z.object({
-  short: z
-    .string()
-    .trim()
-    .min(1, 'A short code is required.')
-    .max(60, 'The short code may not be longer than 60 characters.'),
-  long: z.string().trim().max(191, 'The description may not be longer than 191 characters.'),
-});
+export function locationProblems(v: LocationFormValues): FormProblems<LocationFormValues> {
+  const problems: FormProblems<LocationFormValues> = {};
+  const short = v.short.trim();
+  if (short === '') problems.short = 'A short code is required.';
+  else if (short.length > 60) problems.short = 'The short code may not be longer than 60 characters.';
+  if (v.long.trim().length > 191) problems.long = 'The description may not be longer than 191 characters.';
+  return problems;
+}
 
-export type LocationFormValues = z.infer<typeof locationFormSchema>;
+export const locationResolver = problemsResolver(locationProblems);
 
 export const EMPTY_LOCATION: LocationFormValues = { short: '', long: '' };
 

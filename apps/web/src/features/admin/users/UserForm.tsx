@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import type { UserInput } from '../../../api/application/users.ts';
 import { httpErrorToHuman } from '../../../api/errors.ts';
@@ -10,7 +9,7 @@ import {
   USER_LANGUAGES,
   toUserInput,
   userFieldForWire,
-  userFormSchema,
+  userResolver,
   type UserFormValues,
 } from './userForm.ts';
 
@@ -29,7 +28,7 @@ export function UserForm({
   onSave: (input: UserInput) => Promise<unknown>;
 }) {
   const { t } = useTranslation('admin');
-  const form = useForm<UserFormValues>({ resolver: zodResolver(userFormSchema), values: initial });
+  const form = useForm<UserFormValues>({ resolver: userResolver, values: initial });
   const { isSubmitting } = form.formState;
   const languages = USER_LANGUAGES.some((l) => l.value === initial.language)
     ? USER_LANGUAGES

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { isEmail } from '@talon/shared';
+import { isEmail } from '@talon/shared/rules';
 import type { AdminUser, UserInput } from '../../../api/application/users.ts';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
 
 /**
  * The create/edit user form's rules: the application API's (reference §5.2), checked before
@@ -11,26 +11,42 @@ const USERNAME = /^[a-z0-9][\w.-]+[a-z0-9]$/u;
 /** The languages the API accepts (`in:en`). */
 export const USER_LANGUAGES = [{ value: 'en', label: 'English' }] as const;
 
-const required = (what: string) => z.string().trim().min(1, `${what} is required.`);
+export interface UserFormValues {
+  email: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  /** Optional: see UserInput. */
+  password: string;
+  language: string;
+  rootAdmin: boolean;
+}
 
-export const userFormSchema = z.object({
-  email: required('An email address')
-    .max(191, 'The email address may not be longer than 191 characters.')
-    .refine((v) => isEmail(v), 'Enter a valid email address.'),
-  username: required('A username')
-    .max(191, 'The username may not be longer than 191 characters.')
-    .refine(
-      (v) => USERNAME.test(v.toLowerCase()),
-      'The username must be at least 3 characters, start and end with a letter or number, and contain only letters, numbers, dashes, underscores and periods.',
-    ),
-  firstName: required('A first name').max(191, 'The first name may not be longer than 191 characters.'),
-  lastName: required('A last name').max(191, 'The last name may not be longer than 191 characters.'),
-  password: z.string(),
-  language: z.string().min(1),
-  rootAdmin: z.boolean(),
-});
+export function userProblems(v: UserFormValues): FormProblems<UserFormValues> {
+  const problems: FormProblems<UserFormValues> = {};
+  const email = v.email.trim();
+  if (email === '') problems.email = 'An email address is required.';
+  else if (email.length > 191) problems.email = 'The email address may not be longer than 191 characters.';
+  else if (!isEmail(email)) problems.email = 'Enter a valid email address.';
 
-export type UserFormValues = z.infer<typeof userFormSchema>;
+  const username = v.username.trim();
+  if (username === '') problems.username = 'A username is required.';
+  else if (username.length > 191) problems.username = 'The username may not be longer than 191 characters.';
+  else if (!USERNAME.test(username.toLowerCase())) {
+    problems.username =
+      'The username must be at least 3 characters, start and end with a letter or number, and contain only letters, numbers, dashes, underscores and periods.';
+  }
+
+  if (v.firstName.trim() === '') problems.firstName = 'A first name is required.';
+  else if (v.firstName.trim().length > 191)
+    problems.firstName = 'The first name may not be longer than 191 characters.';
+  if (v.lastName.trim() === '') problems.lastName = 'A last name is required.';
+  else if (v.lastName.trim().length > 191)
+    problems.lastName = 'The last name may not be longer than 191 characters.';
+  return problems;
+}
+
+export const userResolver = problemsResolver(userProblems);
 
 /** Which form field a 422's `source_field` is about. */
 const WIRE_FIELDS: Record<string, keyof UserFormValues> = {
