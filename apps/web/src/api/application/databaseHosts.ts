@@ -1,4 +1,4 @@
-import type { ApplicationDatabaseHost, DatabaseEngine } from '@talon/shared';
+import type { ApplicationDatabaseHost, DatabaseEngine } from '@talon/shared/client/database-wire';
 import { deleteItem, getItem, getPage, sendItem, type ListQuery, type Page } from './http.ts';
 
 /** Application `database_host` (Pelican's shape, our `engine`); wire shape in packages/shared. */
