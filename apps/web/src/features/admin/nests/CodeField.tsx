@@ -4,9 +4,10 @@ import { CodeEditor, type CodeEditorHandle } from '../../server/files/editor/Cod
 import type { ModeId } from '../../server/files/editor/modes.ts';
 
 const HEIGHTS = {
-  // CodeMirror's own theme sets the file editor's height; these win over it (more specific).
-  small: '[&_.cm-editor]:h-56 [&_.cm-editor]:min-h-0',
-  large: '[&_.cm-editor]:h-[28rem] [&_.cm-editor]:max-h-[70vh] [&_.cm-editor]:min-h-0',
+  // CodeMirror's theme (un-layered CSS) sets the file editor's 65vh; only !important beats it from
+  // Tailwind's utilities layer.
+  small: '[&_.cm-editor]:h-56! [&_.cm-editor]:min-h-0!',
+  large: '[&_.cm-editor]:h-[28rem]! [&_.cm-editor]:max-h-[70vh]! [&_.cm-editor]:min-h-0!',
 } as const;
 
 /**

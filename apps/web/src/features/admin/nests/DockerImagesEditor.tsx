@@ -92,7 +92,11 @@ export function DockerImagesEditor({
       )}
       <div className="flex items-center justify-between gap-2">
         <p className="text-xs text-zinc-400">{t('nests.images.hint')}</p>
-        <Button variant="secondary" onClick={() => onChange([...rows, { label: '', image: '' }])}>
+        <Button
+          variant="secondary"
+          className="whitespace-nowrap"
+          onClick={() => onChange([...rows, { label: '', image: '' }])}
+        >
           {t('nests.images.add')}
         </Button>
       </div>

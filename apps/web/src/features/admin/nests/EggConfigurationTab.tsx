@@ -2,13 +2,11 @@ import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { updateEgg, type AdminEgg, type EggUpdateBody } from '../../../api/application/nests.ts';
-import { useGlobalStore } from '../../../app/store.ts';
 import { Button } from '../../../components/Button.tsx';
 import { ContentBox } from '../../../components/ContentBox.tsx';
 import { TextAreaField, TextField } from '../../../components/Field.tsx';
 import { MessageBox } from '../../../components/MessageBox.tsx';
 import type { CodeEditorHandle } from '../../server/files/editor/CodeEditor.tsx';
-import { ADMIN_FLASH } from '../components/index.ts';
 import { problemsByField } from './apiErrors.ts';
 import { CodeField } from './CodeField.tsx';
 import {
@@ -58,6 +56,8 @@ function EggConfigurationForm({ egg }: { egg: AdminEgg }) {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [other, setOther] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // Said beside the button (not as a page flash): it belongs to this tab and goes with it.
+  const [saved, setSaved] = useState(false);
 
   const check = (): { body: EggUpdateBody } | { problems: Partial<Record<Field, string>> } => {
     const problems: Partial<Record<Field, string>> = {};
@@ -106,13 +106,12 @@ function EggConfigurationForm({ egg }: { egg: AdminEgg }) {
     }
     setErrors({});
     setBusy(true);
-    const store = useGlobalStore.getState();
-    store.clearFlashes(ADMIN_FLASH);
+    setSaved(false);
     try {
-      const saved = await updateEgg(egg.nestId, egg.id, checked.body);
-      client.setQueryData(eggQueryKey(egg.id), { ...saved, serverCount: egg.serverCount });
+      const updated = await updateEgg(egg.nestId, egg.id, checked.body);
+      client.setQueryData(eggQueryKey(egg.id), { ...updated, serverCount: egg.serverCount });
       void client.invalidateQueries({ queryKey: ['admin', 'nests', 'view'] });
-      store.addFlash({ key: ADMIN_FLASH, type: 'success', message: t('nests.config.saved') });
+      setSaved(true);
     } catch (error) {
       const sorted = problemsByField(error, FIELDS);
       setErrors(sorted.byField);
@@ -219,7 +218,10 @@ function EggConfigurationForm({ egg }: { egg: AdminEgg }) {
           />
         </div>
       </ContentBox>
-      <div className="flex justify-end">
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <p aria-live="polite" className="text-sm text-emerald-300">
+          {saved ? t('nests.config.saved') : ''}
+        </p>
         <Button type="submit" isLoading={busy}>
           {t('nests.config.save')}
         </Button>

@@ -2,13 +2,11 @@ import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { updateEgg, type AdminEgg } from '../../../api/application/nests.ts';
-import { useGlobalStore } from '../../../app/store.ts';
 import { Button } from '../../../components/Button.tsx';
 import { ContentBox } from '../../../components/ContentBox.tsx';
 import { TextField } from '../../../components/Field.tsx';
 import { MessageBox } from '../../../components/MessageBox.tsx';
 import type { CodeEditorHandle } from '../../server/files/editor/CodeEditor.tsx';
-import { ADMIN_FLASH } from '../components/index.ts';
 import { problemsByField } from './apiErrors.ts';
 import { CodeField } from './CodeField.tsx';
 import { eggQueryKey, useEggOutlet } from './EggViewLayout.tsx';
@@ -31,6 +29,8 @@ function EggScriptForm({ egg }: { egg: AdminEgg }) {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [other, setOther] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  // Said beside the button (not as a page flash): it belongs to this tab and goes with it.
+  const [saved, setSaved] = useState(false);
 
   const submit = async () => {
     setOther([]);
@@ -41,18 +41,17 @@ function EggScriptForm({ egg }: { egg: AdminEgg }) {
     if (Object.keys(problems).length > 0) return;
     const install = script.current?.snapshot()?.text;
     setBusy(true);
-    const store = useGlobalStore.getState();
-    store.clearFlashes(ADMIN_FLASH);
+    setSaved(false);
     try {
-      const saved = await updateEgg(egg.nestId, egg.id, {
+      const updated = await updateEgg(egg.nestId, egg.id, {
         script: {
           ...(install === undefined ? {} : { install }),
           container: container.trim(),
           entry: entry.trim(),
         },
       });
-      client.setQueryData(eggQueryKey(egg.id), { ...saved, serverCount: egg.serverCount });
-      store.addFlash({ key: ADMIN_FLASH, type: 'success', message: t('nests.script.saved') });
+      client.setQueryData(eggQueryKey(egg.id), { ...updated, serverCount: egg.serverCount });
+      setSaved(true);
     } catch (error) {
       const sorted = problemsByField(error, FIELDS);
       setErrors(sorted.byField);
@@ -113,7 +112,10 @@ function EggScriptForm({ egg }: { egg: AdminEgg }) {
           </div>
         </div>
       </ContentBox>
-      <div className="flex justify-end">
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <p aria-live="polite" className="text-sm text-emerald-300">
+          {saved ? t('nests.script.saved') : ''}
+        </p>
         <Button type="submit" isLoading={busy}>
           {t('nests.script.save')}
         </Button>

@@ -90,6 +90,7 @@ export function ImportEggForm({ nestId }: { nestId: number }) {
         label={t('nests.import.paste')}
         value={text}
         rows={6}
+        wrap="off"
         spellCheck={false}
         onChange={(event) => {
           setText(event.target.value);

@@ -219,7 +219,9 @@ describe('admin egg configuration', () => {
       within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete egg' }),
     );
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/nests/view/3'));
-    expect(await screen.findByText('The egg “Paper” was deleted.')).toBeInTheDocument();
+    // The nest's page (its loading view shows the flash too, then the loaded page does).
+    await screen.findByRole('heading', { name: 'Minecraft' });
+    expect(screen.getByText('The egg “Paper” was deleted.')).toBeInTheDocument();
   });
 });
 
