@@ -41,7 +41,7 @@ export function NodeAboutTab() {
   const h = health.data;
 
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
       <ContentBox title={t('nodes.about.daemon')}>
         <div className="space-y-4">
           <div className="flex flex-wrap items-center justify-between gap-2">
@@ -133,7 +133,7 @@ export function NodeAboutTab() {
                 >{`${node.scheme}://${node.fqdn}:${node.daemonListen}`}</code>,
               ],
               [t('nodes.form.daemon_sftp'), String(node.daemonSftp)],
-              [t('nodes.form.public'), node.public ? t('common.yes') : t('common.no')],
+              [t('nodes.public'), node.public ? t('common.yes') : t('common.no')],
               [t('nodes.form.maintenance_mode'), node.maintenanceMode ? t('common.on') : t('common.off')],
               [
                 t('nodes.about.uuid'),

@@ -17,6 +17,21 @@ import { useAdminNode } from './useAdminNode.ts';
 
 export const FILTERS = ['ip', 'port', 'show'] as const;
 
+function ServerCell({ allocation: a }: { allocation: NodeAllocation }) {
+  const { t } = useTranslation('admin');
+  if (a.server)
+    return (
+      <Link
+        to={`/admin/servers/view/${a.server.id}`}
+        className="focus-ring rounded text-sky-300 hover:underline"
+      >
+        {a.server.name}
+      </Link>
+    );
+  if (a.assigned) return <>{t('nodes.alloc.in_use')}</>;
+  return <span className="text-zinc-500">{t('nodes.alloc.free')}</span>;
+}
+
 export function addressOf(a: { ip: string; port: number }): string {
   return `${a.ip.includes(':') ? `[${a.ip}]` : a.ip}:${a.port}`;
 }
@@ -125,25 +140,20 @@ export function NodeAllocationsTab() {
             }}
           />
         ) : (
-          <AllocationText allocation={a} />
+          <>
+            <AllocationText allocation={a} />
+            {/* On a phone the server column is left out: said here instead. */}
+            <span className="mt-1 block text-xs sm:hidden">
+              <ServerCell allocation={a} />
+            </span>
+          </>
         ),
     },
     {
       id: 'server',
       header: t('nodes.alloc.server'),
-      cell: (a) =>
-        a.server ? (
-          <Link
-            to={`/admin/servers/view/${a.server.id}`}
-            className="focus-ring rounded text-sky-300 hover:underline"
-          >
-            {a.server.name}
-          </Link>
-        ) : a.assigned ? (
-          t('nodes.alloc.in_use')
-        ) : (
-          <span className="text-zinc-500">{t('nodes.alloc.free')}</span>
-        ),
+      hideBelow: 'sm',
+      cell: (a) => <ServerCell allocation={a} />,
     },
     {
       id: 'notes',
@@ -174,7 +184,8 @@ export function NodeAllocationsTab() {
                 confirmLabel={t('nodes.alloc.delete_confirm')}
                 message={t('nodes.alloc.delete_message', { address: addressOf(a) })}
                 onConfirm={() => removeOne(a)}
-                className="px-2 py-1"
+                variant="ghost"
+                className="px-2 py-1 text-red-300 hover:text-red-200"
               />
             )}
           </span>

@@ -39,7 +39,7 @@ export function NodeConfigurationTab() {
   });
 
   return (
-    <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
+    <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-2">
       <SetupCommand nodeId={node.id} />
       <ContentBox title={t('nodes.config.file_title')}>
         <div className="space-y-3 text-sm text-zinc-300">

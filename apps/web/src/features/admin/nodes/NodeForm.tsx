@@ -15,6 +15,7 @@ import {
   FormSelect,
   FormText,
   FormTextArea,
+  SelectField,
   applyFieldErrors,
 } from '../components/index.ts';
 import { nodeFieldForWire, nodeFormSchema, toNodeInput, type NodeFormValues } from './nodeForm.ts';
@@ -75,19 +76,27 @@ export function NodeForm({
             autoComplete="off"
           />
           <div className="space-y-1">
-            <FormSelect
-              form={form}
-              name="location_id"
-              label={t('nodes.form.location')}
-              disabled={!locations.data}
-              options={[
-                { value: '', label: locations.data ? t('nodes.form.location_choose') : t('table.loading') },
-                ...(locations.data?.items ?? []).map((l) => ({
-                  value: String(l.id),
-                  label: l.long ? `${l.short} (${l.long})` : l.short,
-                })),
-              ]}
-            />
+            {/* Mounted once the options exist, so the select shows the node's location. */}
+            {locations.data ? (
+              <FormSelect
+                form={form}
+                name="location_id"
+                label={t('nodes.form.location')}
+                options={[
+                  { value: '', label: t('nodes.form.location_choose') },
+                  ...locations.data.items.map((l) => ({
+                    value: String(l.id),
+                    label: l.long ? `${l.short} (${l.long})` : l.short,
+                  })),
+                ]}
+              />
+            ) : (
+              <SelectField
+                label={t('nodes.form.location')}
+                disabled
+                options={[{ value: '', label: t('table.loading') }]}
+              />
+            )}
             {noLocations && (
               <p className="text-xs text-amber-300">
                 {t('nodes.form.no_locations')}{' '}
@@ -139,7 +148,7 @@ export function NodeForm({
           label={t('nodes.form.behind_proxy')}
           hint={t('nodes.form.behind_proxy_hint')}
         />
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid gap-4 sm:grid-cols-3">
           <FormText
             form={form}
             name="daemon_listen"
