@@ -167,7 +167,7 @@ export function NodeAllocationsTab() {
       className: 'text-right whitespace-nowrap',
       cell: (a) =>
         editing === a.id ? null : (
-          <span className="inline-flex gap-2">
+          <span className="inline-flex flex-col items-end gap-1 sm:flex-row sm:gap-2">
             <button
               type="button"
               onClick={() => setEditing(a.id)}

@@ -47,6 +47,14 @@ export function NodeHealthBadge({ id, detailed = false }: { id: number; detailed
       </span>
     );
   }
+  if (detailed) {
+    return (
+      <span className="inline-flex flex-wrap items-center gap-2">
+        <StatusBadge tone="error">{t('nodes.offline')}</StatusBadge>
+        {health.data.error && <span className="text-xs text-red-300">{health.data.error}</span>}
+      </span>
+    );
+  }
   return (
     <span title={health.data.error ?? undefined}>
       <StatusBadge tone="error">

@@ -154,6 +154,7 @@ describe('admin nodes list', () => {
     expect(within(beta).getByRole('status', { name: 'Checking…' })).toBeInTheDocument();
     answerSlow(new Response(JSON.stringify(offline('Timed out after 3 s')), { status: 200 }));
     expect(await within(beta).findByText('Offline')).toBeInTheDocument();
+    expect(within(beta).getByText('Timed out after 3 s')).toBeInTheDocument();
     const url = new URL(fetch.calls[0]!.url, 'http://x');
     expect(url.searchParams.get('search')).toBe('al');
     expect(url.searchParams.get('sort')).toBe('-name');
@@ -395,7 +396,7 @@ describe('admin node allocations', () => {
     expect(url.searchParams.get('filter[server_id]')).toBe('false');
     expect(url.searchParams.get('filter[port]')).toBe('25565');
     expect(url.searchParams.get('include')).toBe('server');
-    await userEvent.type(screen.getByLabelText('IP'), '203.0.113.10{Enter}');
+    await userEvent.type(screen.getByLabelText('Filter by IP'), '203.0.113.10{Enter}');
     await waitFor(() => expect(router.state.location.search).toContain('ip=203.0.113.10'));
     expect(router.state.location.search).toContain('show=free');
   });
