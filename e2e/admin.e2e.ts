@@ -47,7 +47,7 @@ function localDaemon(): { url: string; token: string } {
     token: string;
     api: { port: number };
   };
-  return { url: `http://127.0.0.1:${config.api.port}`, token: `${config.token_id}.${config.token}` };
+  return { url: `http://127.0.0.1:${config.api.port}`, token: config.token };
 }
 
 /** What the daemon itself says of a server (Wings' GET /api/servers/{uuid}). */
@@ -66,6 +66,18 @@ async function openAdminPage(name: string): Promise<void> {
     .getByRole('navigation', { name: 'Administration' })
     .getByRole('link', { name, exact: true })
     .click();
+}
+
+/** The uuid of the only server on the local node, as the daemon lists it. */
+async function serverUuid(): Promise<string> {
+  const daemon = localDaemon();
+  const res = await fetch(`${daemon.url}/api/servers`, {
+    headers: { Authorization: `Bearer ${daemon.token}`, Accept: 'application/json' },
+  });
+  expect(res.status).toBe(200);
+  const servers = (await res.json()) as { configuration: { uuid: string } }[];
+  expect(servers).toHaveLength(1);
+  return servers[0]!.configuration.uuid;
 }
 
 async function ownerPage(): Promise<Page> {
@@ -169,9 +181,49 @@ describe('the admin area in Chromium', () => {
     const owner = await ownerPage();
     await owner.getByText('Player World').click();
     await owner.waitForURL(/\/server\/[0-9a-f]{8}$/u);
-    // start_on_completion: the install finishes and the daemon starts it without anyone pressing Start.
+    // The install runs first (a notice stands in for the console until it ends); then
+    // start_on_completion has the daemon start it without anyone pressing Start.
+    await expect.poll(() => owner.getByTestId('server-status').isVisible(), { timeout: 120_000 }).toBe(true);
     await waitForStatus(owner, panel, 'running', 120_000);
     expect(await terminalText(owner)).not.toBe('');
+    await owner.context().close();
+  });
+
+  it('lowers the memory limit on Build, and the node applies it', async () => {
+    const tabs = admin.getByRole('navigation', { name: 'Server sections' });
+    await tabs.getByRole('link', { name: 'Build' }).click();
+    await admin.waitForURL(`${panel.url}/admin/servers/view/${serverId}/build`);
+    const memory = admin.getByLabel('Memory (MiB)');
+    await expect.poll(() => memory.inputValue()).toBe('512');
+    await memory.fill('256');
+    await admin.getByRole('button', { name: 'Save build' }).click();
+    await expect
+      .poll(() => admin.getByText(/^Saved\. The node applies the new limits at once/u).isVisible())
+      .toBe(true);
+    await screenshots(admin, 'admin-server-build');
+    // The daemon itself now reports the lower limit for the running server.
+    const uuid = await serverUuid();
+    await expect
+      .poll(async () => (await daemonView(uuid)).utilization.memory_limit_bytes)
+      .toBe(256 * 1024 * 1024);
+  });
+
+  it('suspends the server on Manage, and its owner sees the notice', async () => {
+    const tabs = admin.getByRole('navigation', { name: 'Server sections' });
+    await tabs.getByRole('link', { name: 'Manage' }).click();
+    await admin.waitForURL(`${panel.url}/admin/servers/view/${serverId}/manage`);
+    await screenshots(admin, 'admin-server-manage');
+    await admin.getByRole('button', { name: 'Suspend server' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Suspend', exact: true }).click();
+    await expect.poll(() => admin.getByText('The server is suspended.').isVisible()).toBe(true);
+    await expect.poll(() => admin.getByRole('button', { name: 'Unsuspend server' }).isVisible()).toBe(true);
+
+    const owner = await ownerPage();
+    await owner.getByText('Player World').click();
+    await expect
+      .poll(() => owner.getByText('This server is suspended and cannot be accessed.').isVisible())
+      .toBe(true);
+    await screenshots(owner, 'admin-suspended-owner-view');
     await owner.context().close();
   });
 
@@ -209,5 +261,46 @@ describe('the admin area in Chromium', () => {
       'This action is unauthorized.',
     );
     expect((await call('GET', '/users')).status).toBe(403);
+  });
+  it('every admin screen renders its content at desktop and phone width', async () => {
+    // Addresses not visited above, each with a text that proves its content arrived.
+    const screens: [string, string, string | RegExp][] = [
+      ['admin-settings', '/admin/settings', 'Send test mail'],
+      ['admin-users', '/admin/users', player.email],
+      ['admin-servers', '/admin/servers', 'Player World'],
+      ['admin-server-details', `/admin/servers/view/${serverId}/details`, 'Save details'],
+      ['admin-server-startup', `/admin/servers/view/${serverId}/startup`, 'Startup command'],
+      ['admin-server-databases', `/admin/servers/view/${serverId}/databases`, /database/iu],
+      ['admin-nodes', '/admin/nodes', 'Local'],
+      ['admin-node-settings', '/admin/nodes/view/1/settings', 'Daemon port'],
+      ['admin-node-configuration', '/admin/nodes/view/1/configuration', 'Generate setup command'],
+      ['admin-node-allocations', '/admin/nodes/view/1/allocations', /Add allocations|Add addresses/u],
+      ['admin-locations', '/admin/locations', 'Create location'],
+      ['admin-database-hosts', '/admin/databases', 'Create database host'],
+    ];
+    for (const [name, address, proof] of screens) {
+      await admin.goto(`${panel.url}${address}`);
+      await expect
+        .poll(() => admin.getByText(proof).first().isVisible(), {
+          message: `${address} shows ${String(proof)}`,
+        })
+        .toBe(true);
+      await screenshots(admin, name);
+    }
+  });
+  it('gives a one-line node setup command whose token fetches the configuration once', async () => {
+    await admin.goto(`${panel.url}/admin/nodes/view/1/configuration`);
+    await admin.getByRole('button', { name: 'Generate setup command' }).click();
+    const command = admin.getByText(/npm run -s daemon -- configure --panel-url/u);
+    await expect.poll(() => command.isVisible()).toBe(true);
+    const token = /--token (\S+)/u.exec((await command.textContent()) ?? '')?.[1];
+    expect(token).toBeTruthy();
+    await screenshots(admin, 'admin-node-setup-command');
+    const redeem = () =>
+      fetch(`${panel.url}/api/remote/node-setup/${token}`, { headers: { Accept: 'application/json' } });
+    const first = await redeem();
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { remote: string }).remote).toBe(panel.url);
+    expect((await redeem()).status).toBe(404);
   });
 });
