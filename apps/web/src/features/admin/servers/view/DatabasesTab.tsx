@@ -36,7 +36,7 @@ export function ServerDatabasesTab() {
   const { t } = useTranslation('admin');
   const server = useAdminServer();
   const client = useQueryClient();
-  const { outcome, succeeded, failed, clear } = useOutcome();
+  const { outcome, succeeded, clear } = useOutcome();
   const [revealed, setRevealed] = useState<number[]>([]);
   const databases = useQuery({
     queryKey: databasesKey(server.id),
@@ -161,7 +161,6 @@ export function ServerDatabasesTab() {
           setRevealed((list) => [...list, database.id]);
           succeeded(t('server_view.databases.created', { name: database.database }));
         }}
-        onFailed={failed}
       />
     </div>
   );
@@ -209,13 +208,13 @@ function PasswordCell({
 function NewDatabaseForm({
   serverId,
   onCreated,
-  onFailed,
 }: {
   serverId: number;
   onCreated: (database: AdminServerDatabase) => Promise<void>;
-  onFailed: (error: unknown) => void;
 }) {
   const { t } = useTranslation('admin');
+  // A refusal is shown beside the form's button; success in the list, where the new database is.
+  const { outcome, failed, clear } = useOutcome();
   const hosts = useQuery({
     queryKey: ['admin', 'server-view', 'database-hosts'],
     queryFn: () => listDatabaseHosts({ perPage: 100 }),
@@ -229,6 +228,7 @@ function NewDatabaseForm({
   const { isSubmitting } = form.formState;
 
   const submit = async (values: DatabaseValues) => {
+    clear();
     try {
       const database = await createServerDatabase(serverId, {
         database: values.database.trim(),
@@ -238,7 +238,7 @@ function NewDatabaseForm({
       form.reset({ database: '', remote: DATABASE_DEFAULT_REMOTE, host: values.host });
       await onCreated(database);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, databaseFieldForWire)) onFailed(error);
+      if (!applyFieldErrors(error, form.setError, databaseFieldForWire)) failed(error);
     }
   };
 
@@ -282,6 +282,7 @@ function NewDatabaseForm({
               disabled={!hosts.isSuccess}
             />
           </div>
+          <OutcomeMessage outcome={outcome} />
           <div className="flex justify-end">
             <Button type="submit" isLoading={isSubmitting} disabled={!hosts.isSuccess}>
               {t('server_view.databases.create')}

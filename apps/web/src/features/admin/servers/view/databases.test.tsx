@@ -188,4 +188,34 @@ describe('admin server view: Databases', () => {
     // The new database's password is shown at once.
     expect(await screen.findByText('fresh')).toBeInTheDocument();
   });
+
+  it("shows a refused creation beside the form, in the API's words", async () => {
+    fakeApi({
+      [`GET ${SERVER_PATH}`]: { status: 200, body: wireServer() },
+      [`GET ${DATABASES}`]: serverDatabases(),
+      [`GET ${HOSTS}`]: { status: 200, body: wireList('database_host', [wireHost(1, 'maria')]) },
+      [`POST ${DATABASES}`]: {
+        status: 400,
+        body: {
+          errors: [
+            {
+              code: 'TooManyDatabasesException',
+              status: '400',
+              detail:
+                'Operation aborted: creating a new database would put this server over the defined limit.',
+            },
+          ],
+        },
+      },
+    });
+    renderServerView('databases');
+    await userEvent.type(await screen.findByLabelText('Database name'), 'shop');
+    await userEvent.click(screen.getByRole('button', { name: 'Create database' }));
+    const form = screen.getByRole('region', { name: 'New database' });
+    expect(
+      await within(form).findByText(
+        'Operation aborted: creating a new database would put this server over the defined limit.',
+      ),
+    ).toBeInTheDocument();
+  });
 });
