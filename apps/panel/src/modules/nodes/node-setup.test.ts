@@ -70,6 +70,29 @@ describe('node setup token', () => {
     expect((await tokenRows()).some((r) => r.token_hash === sha256Hex(token))).toBe(false);
   });
 
+  it('of simultaneous redemptions of one token exactly one gets the configuration', async () => {
+    // Over HTTP (each request on its own connection) and straight at the service, many at once: a
+    // lookup followed by a separate delete would let several through on both databases.
+    await panel.ctx.authThrottle.clear('node-setup:127.0.0.1');
+    const { token } = await mint();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => redeem(token)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
+    await panel.ctx.authThrottle.clear('node-setup:127.0.0.1');
+
+    const service = nodeSetupService(panel.ctx);
+    const actor = { userId: admin.id, apiKeyId: null, ip: null };
+    for (let round = 0; round < 5; round++) {
+      const { token: raced } = await service.mint(nodeId, actor);
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, () => service.redeem(raced, { userId: null, apiKeyId: null, ip: null })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((x) => x.status === 'rejected')) {
+        expect(r.reason).toMatchObject({ status: 404 });
+      }
+    }
+  });
+
   it('an expired token is refused (410) and gone; unknown and malformed tokens 404', async () => {
     // Minted by a clock 15 minutes and one second in the past: expired now, without waiting.
     const past = nodeSetupService(panel.ctx, () => Date.now() - NODE_SETUP_TOKEN_MINUTES * 60_000 - 1000);
