@@ -1,5 +1,5 @@
-import { useRef, type KeyboardEvent } from 'react';
-import { NavLink } from 'react-router';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { NavLink, useLocation } from 'react-router';
 
 export interface TabLink {
   /** Absolute address, e.g. `/admin/servers/view/7/build` (relative links in splat routes are easy to get wrong). */
@@ -18,6 +18,23 @@ const TAB =
  */
 export function Tabs({ label, tabs }: { label: string; tabs: TabLink[] }) {
   const bar = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+
+  // On a phone the bar scrolls sideways: keep the current tab in view (e.g. the last one), also
+  // when the window becomes narrower.
+  useEffect(() => {
+    const reveal = () => {
+      const nav = bar.current;
+      const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+      if (!nav || !current || typeof nav.scrollTo !== 'function') return;
+      const left = current.offsetLeft - nav.offsetLeft;
+      if (left + current.offsetWidth > nav.scrollLeft + nav.clientWidth || left < nav.scrollLeft)
+        nav.scrollTo({ left: Math.max(0, left - 16) });
+    };
+    reveal();
+    window.addEventListener('resize', reveal);
+    return () => window.removeEventListener('resize', reveal);
+  }, [pathname]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const links = [...(bar.current?.querySelectorAll<HTMLAnchorElement>('a') ?? [])];
