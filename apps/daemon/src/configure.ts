@@ -1,4 +1,16 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { nodeSetupPath } from '@talon/shared/admin/node-wire';
@@ -81,13 +93,45 @@ async function fetchConfiguration(panelUrl: string, token: string): Promise<Json
   return doc;
 }
 
-/** Writes next to the target, then renames: a crash never leaves half a configuration. */
+/**
+ * Writes next to the target, then renames: a crash never leaves half a configuration, and a link
+ * at the target is replaced, never followed. The temporary name is random and created exclusively
+ * (O_EXCL refuses an existing name, a planted link included), so nothing can redirect the write.
+ */
 function writePrivate(file: string, text: string): void {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o600 });
-  chmodSync(temp, 0o600);
-  renameSync(temp, file);
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(8).toString('hex')}.tmp`);
+  const fd = openSync(temp, 'wx', 0o600);
+  try {
+    try {
+      fchmodSync(fd, 0o600); // the umask may have taken bits away; never added any
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
+}
+
+/** The panel's address without a trailing slash, or null unless it is a plain http(s) URL. */
+function panelBase(text: string): string | null {
+  // Checked as typed too: the URL parser would read `http:/host` as `http://host`.
+  if (!/^https?:\/\/[^/]/u.test(text)) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // A user name, query or fragment has no place in the panel's address: the path is appended.
+  if (url.username || url.password || url.search || url.hash || text.includes('?') || text.includes('#'))
+    return null;
+  return `${url.origin}${url.pathname.replace(/\/+$/u, '')}`;
 }
 
 /**
@@ -116,9 +160,9 @@ export async function configure(argv: string[], env: NodeJS.ProcessEnv): Promise
     console.log(CONFIGURE_USAGE);
     return 0;
   }
-  const panelUrl = (values['panel-url'] ?? '').replace(/\/+$/u, '');
+  const panelUrl = panelBase(values['panel-url'] ?? '');
   const token = values.token ?? '';
-  if (!/^https?:\/\/[^/]+/u.test(panelUrl) || token === '') {
+  if (panelUrl === null || token === '') {
     console.error(
       `configure: --panel-url (http:// or https://) and --token are required\n\n${CONFIGURE_USAGE}`,
     );
