@@ -147,6 +147,7 @@ export function exportFileName(name: string): string {
   const slug = name
     .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '') // accents split off by NFKD: é → e, not e-
     .replace(/[^a-z0-9]+/gu, '-')
     .replace(/^-+|-+$/gu, '');
   return `egg-${slug || 'export'}.json`;

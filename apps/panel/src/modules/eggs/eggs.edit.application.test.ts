@@ -196,6 +196,21 @@ describe('GET /api/application/nests/{nest}/eggs/{egg}/export', () => {
     expect(again.body.variables).toHaveLength(4);
   });
 
+  it('names the file from the egg name safely: quotes, line breaks and slashes never reach the header', async () => {
+    const id = await paperEgg('Paper name');
+    // Stored as is (an older import or the database edited by hand): the header must still be safe.
+    await panel.ctx.repositories.eggs.updateEgg(id, {
+      name: 'Évil "x"\r\nX-Injected: 1; filename="../../run.sh',
+    });
+    const res = await api.get(`${eggUrl(id)}/export`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get('x-injected')).toBeNull();
+    expect(res.headers.get('content-disposition')).toBe(
+      'attachment; filename="egg-evil-x-x-injected-1-filename-run-sh.json"',
+    );
+    expect(res.body.name).toBe('Évil "x"\r\nX-Injected: 1; filename="../../run.sh');
+  });
+
   it('is readable with a read-only key', async () => {
     const id = await paperEgg('Paper read');
     const reader = await applicationClient(panel, { r_eggs: 1 });
