@@ -140,5 +140,6 @@ export const eggConfigSchema = z.object({
   stop: z
     .string()
     .min(1)
+    .max(191) // the panel's column
     .refine((s) => s !== '^', 'must name a signal after "^" (for example ^C or ^SIGTERM)'),
 });

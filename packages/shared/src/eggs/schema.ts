@@ -106,7 +106,7 @@ const common = {
     .transform((u) => u?.toLowerCase() ?? null),
   tags: stringList,
   name: z.string().min(1).max(191),
-  author: z.string().regex(/^[^\s@]+@[^\s@]+$/u, 'must be an email address'),
+  author: z.string().max(191).regex(/^[^\s@]+@[^\s@]+$/u, 'must be an email address'),
   description: optionalText,
   features: stringList,
   file_denylist: denylist,
@@ -121,7 +121,8 @@ const common = {
       // Kept byte for byte (CRLF too): the daemon normalises line endings only when it runs it.
       script: optionalText,
       // Both end up in the daemon's hands: only known shells and plain image references pass.
-      container: z.string().min(1).max(255).regex(IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE),
+      // 191: the panel's column (PostgreSQL refuses longer text; the reference's limit too).
+      container: z.string().min(1).max(191).regex(IMAGE_REFERENCE, IMAGE_REFERENCE_MESSAGE),
       entrypoint: z
         .string()
         .min(1)

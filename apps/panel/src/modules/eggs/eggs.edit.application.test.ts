@@ -120,6 +120,10 @@ describe('PATCH /api/application/nests/{nest}/eggs/{egg}', () => {
       ],
       [{ script: { entry: 'python' } }, 'script.entry'],
       [{ script: { container: 'not an image!' } }, 'script.container'],
+      // Longer than their 191-character columns: PostgreSQL would refuse the write (a 500).
+      [{ script: { container: `ghcr.io/${'a'.repeat(200)}` } }, 'script.container|egg|'],
+      [{ config: { stop: 'x'.repeat(192) } }, 'config.stop|egg|'],
+      [{ name: 'x'.repeat(192) }, 'name|egg|'],
       [
         { script: { privileged: 'yes' } },
         'script.privileged|boolean|The script.privileged field must be true or false.',
