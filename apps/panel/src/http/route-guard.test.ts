@@ -336,9 +336,17 @@ describe('the session-only application routes in the route table', () => {
       'POST /api/application/api-keys',
       'DELETE /api/application/api-keys/:identifier',
       'GET /api/application/overview',
+      'POST /api/application/nodes/:id/setup-token',
     ]) {
       expect(routes).toContain(known);
     }
+  });
+
+  it('are every route of those areas: a new settings or key route cannot open itself to keys', () => {
+    const sessionOnly = /^\/api\/application\/(settings|api-keys|overview)(\/|$)|\/setup-token$/u;
+    const routes = applicationRoutes().filter((r) => sessionOnly.test(r.url));
+    expect(routes.length).toBeGreaterThanOrEqual(8);
+    for (const route of routes) expect(route.acl, label(route)).toBe('session');
   });
 
   it("answer 403 to a root admin's application key with every right and to their client key", async () => {
