@@ -1,5 +1,7 @@
 // The CLI's list, create and delete commands for users, locations, nodes and eggs, and --help, as
 // an operator runs them (real processes on a real database); refusals use the API's words.
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeSetupService } from '../modules/nodes/node-setup.wiring.ts';
 import { gameServerEgg, serverRow } from '../test-support/fixtures.ts';
@@ -243,6 +245,17 @@ describe('locations and nodes', () => {
     expect(await cli.ctx.repositories.eggs.findEgg(egg.id)).toBeUndefined();
     const missing = await cli.run('node:delete', '--node', 'Busy node');
     expect(missing.stderr).toContain('no node with the id or name "Busy node" (node:list shows them)');
+  });
+
+  it('node:configure --file leaves the node secret readable by its owner only, even over an existing file', async () => {
+    const node = (await nodeByName('Frankfurt 1'))!;
+    const file = path.join(cli.dataDir, 'daemon.json');
+    writeFileSync(file, 'old text, readable by all', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const res = await cli.run('node:configure', '--node', 'Frankfurt 1', '--file', file);
+    expect(res.code, res.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ uuid: node.uuid });
   });
 
   it('node:setup-token prints only the one-line command; its token redeems once', async () => {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, fchmodSync, openSync, writeSync } from 'node:fs';
 import type { AppContext } from '../context.ts';
 import type { Location, Node } from '../db/types.ts';
 import { nodeConfiguration } from '../modules/nodes/nodes.configuration.ts';
@@ -232,8 +232,15 @@ export const nodeCommands: Record<string, Command> = {
         console.log(text.trimEnd());
         return 0;
       }
-      // It holds the node's secret token: readable by its owner only.
-      writeFileSync(file, text, { mode: 0o600 });
+      // It holds the node's secret token: readable by its owner only, also when the file existed
+      // (open's mode applies only to a new file), and made so before the secret is written.
+      const fd = openSync(file, 'w', 0o600);
+      try {
+        fchmodSync(fd, 0o600);
+        writeSync(fd, text);
+      } finally {
+        closeSync(fd);
+      }
       console.error(`Wrote the configuration of node "${node.name}" to ${file}.`);
       return 0;
     },
