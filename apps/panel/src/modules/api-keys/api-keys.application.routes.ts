@@ -7,7 +7,7 @@ import { errors } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { acl } from '../application/acl.ts';
 import { applicationApiKeyAttributes, column } from './api-keys.application.presenter.ts';
-import { KEY_TYPE } from './api-keys.service.ts';
+import { KEY_RULES, KEY_TYPE } from './api-keys.service.ts';
 
 /** Each resource's right: absent means none. */
 const PERMISSION_RULES = {
@@ -45,7 +45,7 @@ export function applicationApiKeyRoutes(app: FastifyInstance, ctx: AppContext) {
       description?: unknown;
       allowed_ips?: unknown;
       permissions: Record<string, unknown>;
-    }>(req.body, PERMISSION_RULES);
+    }>(req.body, { ...KEY_RULES, ...PERMISSION_RULES }); // every bad field in one answer
     const permissions = Object.fromEntries(
       APPLICATION_KEY_RESOURCES.map((r) => [column(r), Number(body.permissions[r] ?? 0)]),
     );

@@ -210,4 +210,13 @@ describe('refusals', () => {
     expectInvalid(await adminClient.post(URL_, bad), field);
     expect(await keyCount()).toBe(count);
   });
+
+  it('name every bad field in one answer (a form marks them all at once)', async () => {
+    const count = await keyCount();
+    const res = await adminClient.post(URL_, { allowed_ips: 'x', permissions: { users: 2 } });
+    expect(res.status, res.text).toBe(422);
+    const fields = (res.body.errors as { meta: { source_field: string } }[]).map((e) => e.meta.source_field);
+    expect(fields.sort()).toEqual(['allowed_ips', 'description', 'permissions.users']);
+    expect(await keyCount()).toBe(count);
+  });
 });

@@ -24,6 +24,13 @@ export const APPLICATION_RESOURCES = [
   'r_server_databases',
 ] as const;
 
+/** The fields every key has (the application route checks them together with its permissions). */
+export const KEY_RULES = {
+  description: 'required|string|max:500',
+  allowed_ips: 'nullable|array|max:50',
+  'allowed_ips.*': 'string',
+};
+
 export interface CreatedKey {
   key: ApiKey;
   secret: string;
@@ -53,11 +60,7 @@ export class ApiKeysService {
     input: { description?: unknown; allowed_ips?: unknown },
     permissions: Partial<Record<(typeof APPLICATION_RESOURCES)[number], number>> = {},
   ): Promise<CreatedKey> {
-    const body = check<{ description: string; allowed_ips: string[] | null }>(input, {
-      description: 'required|string|max:500',
-      allowed_ips: 'nullable|array|max:50',
-      'allowed_ips.*': 'string',
-    });
+    const body = check<{ description: string; allowed_ips: string[] | null }>(input, KEY_RULES);
     const ips = body.allowed_ips ?? [];
     // Every bad entry is reported, each under its own index, so a client can mark them all at once.
     const invalid = ips.flatMap((ip, i) =>
