@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -422,6 +422,26 @@ describe('POST /api/application/settings/mail/test', () => {
       await adminClient.request('PATCH', URL_, { mail: { port: smtp.port } });
     }
   });
+
+  it('answers 502 in words, not never, when the mail server accepts the connection and stays silent', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    await adminClient.request('PATCH', URL_, { mail: { host: '127.0.0.1', port, encryption: 'none' } });
+    try {
+      const res = await adminClient.post(MAIL_TEST);
+      expect(res.status, res.text).toBe(502);
+      expect(firstError(res).detail).toMatch(
+        new RegExp(`^The mail server at 127\\.0\\.0\\.1:${port} did not answer in time`, 'u'),
+      );
+      expect(sockets.length).toBe(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+      await adminClient.request('PATCH', URL_, { mail: { port: smtp.port } });
+    }
+  }, 30_000);
 
   it('answers 502 when no mail server is set', async () => {
     await adminClient.request('PATCH', URL_, { mail: { host: null } });
