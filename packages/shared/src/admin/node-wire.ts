@@ -30,8 +30,5 @@ export const nodeSetupTokenSchema = z.object({
 });
 export type NodeSetupToken = z.infer<typeof nodeSetupTokenSchema>;
 
-/** Minutes a setup token can be redeemed, once. */
-export const NODE_SETUP_TOKEN_MINUTES = 15;
-
-/** The remote route a daemon's `configure` command redeems a setup token at. */
-export const nodeSetupPath = (token: string) => `/api/remote/node-setup/${encodeURIComponent(token)}`;
+// Kept in a zod-free module for the web admin; re-exported for the panel and the daemon.
+export { NODE_SETUP_TOKEN_MINUTES, nodeSetupPath } from './node-setup.ts';

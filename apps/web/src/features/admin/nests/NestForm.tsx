@@ -1,20 +1,27 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import type { NestBody } from '../../../api/application/nests.ts';
 import { httpErrorToHuman } from '../../../api/errors.ts';
 import { Button } from '../../../components/Button.tsx';
 import { MessageBox } from '../../../components/MessageBox.tsx';
 import { FormText, FormTextArea, applyFieldErrors } from '../components/index.ts';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
 import { useState } from 'react';
 
 /** The API's rules for a nest (docs/api.md "Nests"): a name of 1–191 characters. */
-export const nestFormSchema = z.object({
-  name: z.string().trim().min(1, 'Give the nest a name.').max(191, 'At most 191 characters.'),
-  description: z.string(),
-});
-export type NestFormValues = z.infer<typeof nestFormSchema>;
+export interface NestFormValues {
+  name: string;
+  description: string;
+}
+
+export function nestProblems(v: NestFormValues): FormProblems<NestFormValues> {
+  const name = v.name.trim();
+  if (name === '') return { name: 'Give the nest a name.' };
+  if (name.length > 191) return { name: 'At most 191 characters.' };
+  return {};
+}
+
+const nestResolver = problemsResolver(nestProblems, (v) => ({ ...v, name: v.name.trim() }));
 
 /** Name and description of a nest, for creating one or renaming it. */
 export function NestForm({
@@ -28,7 +35,7 @@ export function NestForm({
 }) {
   const { t } = useTranslation('admin');
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<NestFormValues>({ resolver: zodResolver(nestFormSchema), values: initial });
+  const form = useForm<NestFormValues>({ resolver: nestResolver, values: initial });
 
   const submit = async (values: NestFormValues) => {
     setFailure(null);

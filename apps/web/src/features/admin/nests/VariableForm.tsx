@@ -1,36 +1,59 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import type { AdminEggVariable, EggVariableBody } from '../../../api/application/nests.ts';
 import { httpErrorToHuman } from '../../../api/errors.ts';
 import { Button } from '../../../components/Button.tsx';
 import { MessageBox } from '../../../components/MessageBox.tsx';
 import { FormCheckbox, FormText, FormTextArea, applyFieldErrors } from '../components/index.ts';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
 
 /**
  * The API's rules for an egg variable (docs/api.md "Variables"): a name, an environment variable
  * of letters, digits and `_`. The rules string itself is checked by the panel (its 422 shows under
  * the field), which knows every rule the importer accepts.
  */
-export const variableFormSchema = z.object({
-  name: z.string().trim().min(1, 'Give the variable a name.').max(191, 'At most 191 characters.'),
-  description: z.string(),
-  env_variable: z
-    .string()
-    .trim()
-    .min(1, 'Enter the environment variable, e.g. SERVER_JARFILE.')
-    .max(191, 'At most 191 characters.')
-    .regex(/^[A-Za-z0-9_]+$/, 'Only letters, digits and underscores.'),
-  default_value: z.string(),
-  user_viewable: z.boolean(),
-  user_editable: z.boolean(),
-  rules: z.string().trim().max(2000, 'At most 2000 characters.'),
-});
-export type VariableFormValues = z.infer<typeof variableFormSchema>;
+export interface VariableFormValues {
+  name: string;
+  description: string;
+  env_variable: string;
+  default_value: string;
+  user_viewable: boolean;
+  user_editable: boolean;
+  rules: string;
+}
 
-const WIRE_FIELDS = new Set<string>(Object.keys(variableFormSchema.shape));
+const ENV_VARIABLE = /^[A-Za-z0-9_]+$/u;
+
+export function variableProblems(v: VariableFormValues): FormProblems<VariableFormValues> {
+  const problems: FormProblems<VariableFormValues> = {};
+  const name = v.name.trim();
+  if (name === '') problems.name = 'Give the variable a name.';
+  else if (name.length > 191) problems.name = 'At most 191 characters.';
+  const env = v.env_variable.trim();
+  if (env === '') problems.env_variable = 'Enter the environment variable, e.g. SERVER_JARFILE.';
+  else if (env.length > 191) problems.env_variable = 'At most 191 characters.';
+  else if (!ENV_VARIABLE.test(env)) problems.env_variable = 'Only letters, digits and underscores.';
+  if (v.rules.trim().length > 2000) problems.rules = 'At most 2000 characters.';
+  return problems;
+}
+
+const variableResolver = problemsResolver(variableProblems, (v) => ({
+  ...v,
+  name: v.name.trim(),
+  env_variable: v.env_variable.trim(),
+  rules: v.rules.trim(),
+}));
+
+const WIRE_FIELDS = new Set<string>([
+  'name',
+  'description',
+  'env_variable',
+  'default_value',
+  'user_viewable',
+  'user_editable',
+  'rules',
+]);
 
 export function toVariableValues(variable: AdminEggVariable | null): VariableFormValues {
   return {
@@ -57,7 +80,7 @@ export function VariableForm({
   const { t } = useTranslation('admin');
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<VariableFormValues>({
-    resolver: zodResolver(variableFormSchema),
+    resolver: variableResolver,
     defaultValues: toVariableValues(variable),
   });
 

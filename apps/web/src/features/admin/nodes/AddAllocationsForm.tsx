@@ -1,5 +1,4 @@
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { createNodeAllocations } from '../../../api/application/nodes.ts';
 import { HttpError, httpErrorToHuman } from '../../../api/errors.ts';
@@ -10,7 +9,7 @@ import {
   EMPTY_ALLOCATION,
   allocationErrorField,
   allocationFieldForWire,
-  allocationFormSchema,
+  allocationResolver,
   splitPorts,
   type AllocationFormValues,
 } from './allocationForm.ts';
@@ -23,7 +22,7 @@ import { flashNodes } from './flash.ts';
 export function AddAllocationsForm({ nodeId, onAdded }: { nodeId: number; onAdded: () => Promise<unknown> }) {
   const { t } = useTranslation('admin');
   const form = useForm<AllocationFormValues>({
-    resolver: zodResolver(allocationFormSchema),
+    resolver: allocationResolver,
     defaultValues: EMPTY_ALLOCATION,
   });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Trans, useTranslation } from 'react-i18next';
-import { NODE_SETUP_TOKEN_MINUTES } from '@talon/shared/admin/node-wire';
+import { NODE_SETUP_TOKEN_MINUTES } from '@talon/shared/admin/node-setup';
 import {
   createNodeSetupToken,
   getNodeConfiguration,

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listLocations } from '../../../api/application/locations.ts';
@@ -18,7 +17,7 @@ import {
   SelectField,
   applyFieldErrors,
 } from '../components/index.ts';
-import { nodeFieldForWire, nodeFormSchema, toNodeInput, type NodeFormValues } from './nodeForm.ts';
+import { nodeFieldForWire, nodeResolver, toNodeInput, type NodeFormValues } from './nodeForm.ts';
 
 function Section({ legend, children }: { legend: string; children: ReactNode }) {
   return (
@@ -44,7 +43,7 @@ export function NodeForm({
   onSave: (input: NodeInput) => Promise<unknown>;
 }) {
   const { t } = useTranslation('admin');
-  const form = useForm<NodeFormValues>({ resolver: zodResolver(nodeFormSchema), values: initial });
+  const form = useForm<NodeFormValues>({ resolver: nodeResolver, values: initial });
   const { isSubmitting } = form.formState;
   const locations = useQuery({
     queryKey: ['admin', 'locations', { perPage: 100 }],

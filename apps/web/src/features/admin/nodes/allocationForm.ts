@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
 
 /**
  * The add-allocations form: an address and ports typed as `25565-25600, 27015`. The API's rules
@@ -33,18 +33,26 @@ export function portsProblem(entries: string[]): string | null {
   return null;
 }
 
-export const allocationFormSchema = z
-  .object({
-    ip: z.string().trim().min(1, 'Enter an IP address, a block such as 192.0.2.0/28, or a hostname.'),
-    alias: z.string().trim().max(191, 'The alias may not be longer than 191 characters.'),
-    ports: z.string(),
-  })
-  .superRefine((values, ctx) => {
-    const problem = portsProblem(splitPorts(values.ports));
-    if (problem) ctx.addIssue({ code: 'custom', path: ['ports'], message: problem });
-  });
+export interface AllocationFormValues {
+  ip: string;
+  alias: string;
+  ports: string;
+}
 
-export type AllocationFormValues = z.infer<typeof allocationFormSchema>;
+export function allocationProblems(v: AllocationFormValues): FormProblems<AllocationFormValues> {
+  const problems: FormProblems<AllocationFormValues> = {};
+  if (v.ip.trim() === '') problems.ip = 'Enter an IP address, a block such as 192.0.2.0/28, or a hostname.';
+  if (v.alias.trim().length > 191) problems.alias = 'The alias may not be longer than 191 characters.';
+  const ports = portsProblem(splitPorts(v.ports));
+  if (ports) problems.ports = ports;
+  return problems;
+}
+
+export const allocationResolver = problemsResolver(allocationProblems, (v) => ({
+  ...v,
+  ip: v.ip.trim(),
+  alias: v.alias.trim(),
+}));
 
 export const EMPTY_ALLOCATION: AllocationFormValues = { ip: '', alias: '', ports: '' };
 

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { AdminNode, NodeInput } from '../../../api/application/nodes.ts';
+import { problemsResolver, type FormProblems } from '../components/problemsResolver.ts';
 
 /**
  * The node form's rules: the application API's (reference §5.3, plus `description`), checked
@@ -11,57 +11,87 @@ const DAEMON_BASE = /^\/[\d\w.\-/]+$/u;
 const WHOLE = /^-?\d+$/u;
 const INT_MAX = 2147483647;
 
-function whole(what: string, min: number, max: number, unit = '') {
-  return z
-    .string()
-    .trim()
-    .min(1, `Enter the ${what}.`)
-    .refine((v) => WHOLE.test(v), `The ${what} must be a whole number.`)
-    .refine(
-      (v) => Number(v) >= min && Number(v) <= max,
-      max === INT_MAX
-        ? `The ${what} must be at least ${min}${unit}.`
-        : `The ${what} must be between ${min} and ${max}${unit}.`,
-    );
+/** The problem with a whole-number text box, or undefined. */
+function whole(text: string, what: string, min: number, max: number, unit = ''): string | undefined {
+  const v = text.trim();
+  if (v === '') return `Enter the ${what}.`;
+  if (!WHOLE.test(v)) return `The ${what} must be a whole number.`;
+  if (Number(v) < min || Number(v) > max) {
+    return max === INT_MAX
+      ? `The ${what} must be at least ${min}${unit}.`
+      : `The ${what} must be between ${min} and ${max}${unit}.`;
+  }
+  return undefined;
 }
 
-export const nodeFormSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'A name is required.')
-    .refine(
-      (v) => NAME.test(v),
-      'The name may be up to 100 characters: letters, numbers, spaces, dots, dashes and underscores.',
-    ),
-  description: z.string().max(2000, 'The description may not be longer than 2000 characters.'),
-  location_id: z.string().min(1, 'Choose a location.'),
-  fqdn: z
-    .string()
-    .trim()
-    .min(1, 'An address (domain name or IP) is required.')
-    .max(191, 'The address may not be longer than 191 characters.'),
-  scheme: z.enum(['https', 'http']),
-  behind_proxy: z.boolean(),
-  public: z.boolean(),
-  maintenance_mode: z.boolean(),
-  memory: whole('memory', 1, INT_MAX, ' MiB'),
-  memory_overallocate: whole('memory overallocation', -1, INT_MAX, ' %'),
-  disk: whole('disk space', 1, INT_MAX, ' MiB'),
-  disk_overallocate: whole('disk overallocation', -1, INT_MAX, ' %'),
-  upload_size: whole('upload size limit', 1, 1024, ' MiB'),
-  daemon_listen: whole('daemon port', 1, 65535),
-  daemon_sftp: whole('SFTP port', 1, 65535),
-  daemon_base: z
-    .string()
-    .trim()
-    .refine(
-      (v) => DAEMON_BASE.test(v),
-      'The base directory must be an absolute path (starting with /) of letters, numbers, dots, dashes and slashes.',
-    ),
-});
+export interface NodeFormValues {
+  name: string;
+  description: string;
+  location_id: string;
+  fqdn: string;
+  scheme: 'https' | 'http';
+  behind_proxy: boolean;
+  public: boolean;
+  maintenance_mode: boolean;
+  memory: string;
+  memory_overallocate: string;
+  disk: string;
+  disk_overallocate: string;
+  upload_size: string;
+  daemon_listen: string;
+  daemon_sftp: string;
+  daemon_base: string;
+}
 
-export type NodeFormValues = z.infer<typeof nodeFormSchema>;
+export function nodeProblems(v: NodeFormValues): FormProblems<NodeFormValues> {
+  const problems: FormProblems<NodeFormValues> = {};
+  const name = v.name.trim();
+  if (name === '') problems.name = 'A name is required.';
+  else if (!NAME.test(name)) {
+    problems.name =
+      'The name may be up to 100 characters: letters, numbers, spaces, dots, dashes and underscores.';
+  }
+  if (v.description.length > 2000)
+    problems.description = 'The description may not be longer than 2000 characters.';
+  if (v.location_id === '') problems.location_id = 'Choose a location.';
+  const fqdn = v.fqdn.trim();
+  if (fqdn === '') problems.fqdn = 'An address (domain name or IP) is required.';
+  else if (fqdn.length > 191) problems.fqdn = 'The address may not be longer than 191 characters.';
+  problems.memory = whole(v.memory, 'memory', 1, INT_MAX, ' MiB');
+  problems.memory_overallocate = whole(v.memory_overallocate, 'memory overallocation', -1, INT_MAX, ' %');
+  problems.disk = whole(v.disk, 'disk space', 1, INT_MAX, ' MiB');
+  problems.disk_overallocate = whole(v.disk_overallocate, 'disk overallocation', -1, INT_MAX, ' %');
+  problems.upload_size = whole(v.upload_size, 'upload size limit', 1, 1024, ' MiB');
+  problems.daemon_listen = whole(v.daemon_listen, 'daemon port', 1, 65535);
+  problems.daemon_sftp = whole(v.daemon_sftp, 'SFTP port', 1, 65535);
+  if (!DAEMON_BASE.test(v.daemon_base.trim())) {
+    problems.daemon_base =
+      'The base directory must be an absolute path (starting with /) of letters, numbers, dots, dashes and slashes.';
+  }
+  return problems;
+}
+
+/** The checked values go on with their text boxes trimmed. */
+function tidyNode(v: NodeFormValues): NodeFormValues {
+  const trimmed = { ...v };
+  for (const field of [
+    'name',
+    'fqdn',
+    'memory',
+    'memory_overallocate',
+    'disk',
+    'disk_overallocate',
+    'upload_size',
+    'daemon_listen',
+    'daemon_sftp',
+    'daemon_base',
+  ] as const) {
+    trimmed[field] = v[field].trim();
+  }
+  return trimmed;
+}
+
+export const nodeResolver = problemsResolver(nodeProblems, tidyNode);
 
 /** A new node: the daemon's default ports and folder (docs/daemon.md), nothing overallocated. */
 export const EMPTY_NODE: NodeFormValues = {

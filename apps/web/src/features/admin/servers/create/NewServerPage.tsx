@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { Controller, useForm, type Resolver, type UseFormSetError } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +28,7 @@ import { WhereFields } from './WhereFields.tsx';
 import {
   NEW_SERVER_DEFAULTS,
   newServerFieldForWire,
-  newServerSchema,
+  newServerResolver,
   toCreateServerBody,
   type NewServerValues,
 } from './newServerForm.ts';
@@ -55,7 +54,7 @@ export function NewServerPage() {
   // The schema depends on the chosen egg's variables; the resolver reads the current ones.
   const variablesRef = useRef<EggVariableChoice[]>([]);
   const resolver: Resolver<NewServerValues> = (values, context, options) =>
-    zodResolver(newServerSchema(variablesRef.current))(values, context, options);
+    newServerResolver(variablesRef.current)(values, context, options);
   const form = useForm<NewServerValues>({ resolver, defaultValues: NEW_SERVER_DEFAULTS });
 
   const nest = form.watch('nest');

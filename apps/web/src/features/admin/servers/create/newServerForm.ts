@@ -1,7 +1,8 @@
 import type { Path } from 'react-hook-form';
-import { z } from 'zod';
-import { splitVariableRules, validate } from '@talon/shared';
+import { splitVariableRules } from '@talon/shared/eggs/variable-rules';
+import { validate } from '@talon/shared/rules';
 import type { CreateServerBody, EggVariableChoice } from '../../../../api/application/servers.ts';
+import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
 
 /**
  * The new server form's values and rules: the application API's (reference §5.5, `POST /servers`),
@@ -62,18 +63,17 @@ export const NEW_SERVER_DEFAULTS: NewServerValues = {
   skip_scripts: false,
 };
 
-function whole(label: string, min: number, max = Number.MAX_SAFE_INTEGER) {
-  return z
-    .string()
-    .trim()
-    .min(1, `Enter the ${label}.`)
-    .refine((v) => /^-?\d+$/u.test(v), `The ${label} must be a whole number.`)
-    .refine((v) => Number(v) >= min && Number(v) <= max, {
-      message:
-        max === Number.MAX_SAFE_INTEGER
-          ? `The ${label} must be at least ${min}.`
-          : `The ${label} must be between ${min} and ${max}.`,
-    });
+/** The problem with a whole-number text box, or undefined. */
+function whole(text: string, label: string, min: number, max = Number.MAX_SAFE_INTEGER): string | undefined {
+  const v = text.trim();
+  if (v === '') return `Enter the ${label}.`;
+  if (!/^-?\d+$/u.test(v)) return `The ${label} must be a whole number.`;
+  if (Number(v) < min || Number(v) > max) {
+    return max === Number.MAX_SAFE_INTEGER
+      ? `The ${label} must be at least ${min}.`
+      : `The ${label} must be between ${min} and ${max}.`;
+  }
+  return undefined;
 }
 
 /** A variable's value checked with its own rules, as the panel checks it (empty counts as unset). */
@@ -89,80 +89,73 @@ export function variableError(variable: EggVariableChoice, value: string): strin
 }
 
 /** The form's rules; the egg's variables are part of them. */
-export function newServerSchema(variables: EggVariableChoice[]) {
-  return z
-    .object({
-      user: z.string().min(1, 'Choose the owner of the server.'),
-      name: z
-        .string()
-        .trim()
-        .min(1, 'Give the server a name.')
-        .max(191, 'The name may not be longer than 191 characters.'),
-      description: z.string(),
-      external_id: z.string().trim().max(191, 'The external ID may not be longer than 191 characters.'),
-      where: z.enum(['node', 'deploy']),
-      node: z.string(),
-      allocation: z.object({ default: z.string(), additional: z.array(z.string()) }),
-      deploy: z.object({
-        locations: z.array(z.string()),
-        dedicated_ip: z.boolean(),
-        port_range: z.string(),
-      }),
-      nest: z.string(),
-      egg: z.string().min(1, 'Choose what the server runs (an egg).'),
-      image_choice: z.string(),
-      docker_image: z
-        .string()
-        .trim()
-        .min(1, 'Choose or enter a Docker image.')
-        .max(191, 'The image may not be longer than 191 characters.')
-        .regex(DOCKER_IMAGE, 'The image may only contain letters, numbers and . / - : @ _ and spaces.'),
-      startup: z.string().trim().min(1, 'Enter the startup command.'),
-      environment: z.record(z.string(), z.string()),
-      limits: z.object({
-        memory: whole('memory limit', 0),
-        swap: whole('swap limit', -1),
-        disk: whole('disk limit', 0),
-        io: whole('block IO weight', 10, 1000),
-        cpu: whole('CPU limit', 0),
-        threads: z
-          .string()
-          .trim()
-          .refine((v) => v === '' || THREADS.test(v), 'Threads are numbers, commas and dashes, like 0-1,3.'),
-      }),
-      feature_limits: z.object({
-        databases: whole('database limit', 0),
-        allocations: whole('allocation limit', 0),
-        backups: whole('backup limit', 0),
-      }),
-      oom_disabled: z.boolean(),
-      start_on_completion: z.boolean(),
-      skip_scripts: z.boolean(),
-    })
-    .superRefine((values, ctx) => {
-      if (values.where === 'node') {
-        if (values.node === '')
-          ctx.addIssue({ code: 'custom', path: ['node'], message: 'Choose the node the server runs on.' });
-        else if (values.allocation.default === '')
-          ctx.addIssue({
-            code: 'custom',
-            path: ['allocation', 'default'],
-            message: 'Choose the address and port the server listens on.',
-          });
-      } else {
-        const bad = portEntries(values.deploy.port_range).find((entry) => !PORT_ENTRY.test(entry));
-        if (bad !== undefined)
-          ctx.addIssue({
-            code: 'custom',
-            path: ['deploy', 'port_range'],
-            message: `"${bad}" is not a port or a range of ports like 25565-25600.`,
-          });
-      }
-      for (const variable of variables) {
-        const message = variableError(variable, values.environment[variable.envVariable] ?? '');
-        if (message) ctx.addIssue({ code: 'custom', path: ['environment', variable.envVariable], message });
-      }
-    });
+export function newServerProblems(
+  variables: EggVariableChoice[],
+  v: NewServerValues,
+): FormProblems<NewServerValues> {
+  const threads = v.limits.threads.trim();
+  const problems: FormProblems<NewServerValues> = {
+    'limits.memory': whole(v.limits.memory, 'memory limit', 0),
+    'limits.swap': whole(v.limits.swap, 'swap limit', -1),
+    'limits.disk': whole(v.limits.disk, 'disk limit', 0),
+    'limits.io': whole(v.limits.io, 'block IO weight', 10, 1000),
+    'limits.cpu': whole(v.limits.cpu, 'CPU limit', 0),
+    'limits.threads':
+      threads === '' || THREADS.test(threads)
+        ? undefined
+        : 'Threads are numbers, commas and dashes, like 0-1,3.',
+    'feature_limits.databases': whole(v.feature_limits.databases, 'database limit', 0),
+    'feature_limits.allocations': whole(v.feature_limits.allocations, 'allocation limit', 0),
+    'feature_limits.backups': whole(v.feature_limits.backups, 'backup limit', 0),
+  };
+  if (v.user === '') problems.user = 'Choose the owner of the server.';
+  const name = v.name.trim();
+  if (name === '') problems.name = 'Give the server a name.';
+  else if (name.length > 191) problems.name = 'The name may not be longer than 191 characters.';
+  if (v.external_id.trim().length > 191)
+    problems.external_id = 'The external ID may not be longer than 191 characters.';
+  if (v.egg === '') problems.egg = 'Choose what the server runs (an egg).';
+  const image = v.docker_image.trim();
+  if (image === '') problems.docker_image = 'Choose or enter a Docker image.';
+  else if (image.length > 191) problems.docker_image = 'The image may not be longer than 191 characters.';
+  else if (!DOCKER_IMAGE.test(image))
+    problems.docker_image = 'The image may only contain letters, numbers and . / - : @ _ and spaces.';
+  if (v.startup.trim() === '') problems.startup = 'Enter the startup command.';
+
+  if (v.where === 'node') {
+    if (v.node === '') problems.node = 'Choose the node the server runs on.';
+    else if (v.allocation.default === '')
+      problems['allocation.default'] = 'Choose the address and port the server listens on.';
+  } else {
+    const bad = portEntries(v.deploy.port_range).find((entry) => !PORT_ENTRY.test(entry));
+    if (bad !== undefined)
+      problems['deploy.port_range'] = `"${bad}" is not a port or a range of ports like 25565-25600.`;
+  }
+  for (const variable of variables) {
+    const message = variableError(variable, v.environment[variable.envVariable] ?? '');
+    if (message) problems[`environment.${variable.envVariable}`] = message;
+  }
+  return problems;
+}
+
+/** The checked values go on with their text boxes trimmed. */
+function tidyNewServer(v: NewServerValues): NewServerValues {
+  const trim = <T extends Record<string, string>>(group: T) =>
+    Object.fromEntries(Object.entries(group).map(([k, text]) => [k, text.trim()])) as T;
+  return {
+    ...v,
+    name: v.name.trim(),
+    external_id: v.external_id.trim(),
+    docker_image: v.docker_image.trim(),
+    startup: v.startup.trim(),
+    limits: trim(v.limits),
+    feature_limits: trim(v.feature_limits),
+  };
+}
+
+/** A resolver over newServerProblems with the chosen egg's variables. */
+export function newServerResolver(variables: EggVariableChoice[]) {
+  return problemsResolver<NewServerValues>((v) => newServerProblems(variables, v), tidyNewServer);
 }
 
 function portEntries(text: string): string[] {

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
@@ -14,7 +13,13 @@ import { Button } from '../../../../components/Button.tsx';
 import { ContentBox } from '../../../../components/ContentBox.tsx';
 import { FormCheckbox, FormSelect, FormText, SelectField, applyFieldErrors } from '../../components/index.ts';
 import { useAdminServer } from '../ServerViewLayout.tsx';
-import { buildFieldForWire, buildSchema, toBuildBody, toBuildValues, type BuildValues } from './buildForm.ts';
+import {
+  buildFieldForWire,
+  buildResolver,
+  toBuildBody,
+  toBuildValues,
+  type BuildValues,
+} from './buildForm.ts';
 import { OutcomeMessage, refreshServers, useOutcome } from './outcome.tsx';
 
 function freeAllocationsKey(nodeId: number) {
@@ -27,7 +32,7 @@ export function ServerBuildTab() {
   const server = useAdminServer();
   const client = useQueryClient();
   const { outcome, succeeded, failed, clear } = useOutcome();
-  const form = useForm<BuildValues>({ resolver: zodResolver(buildSchema), values: toBuildValues(server) });
+  const form = useForm<BuildValues>({ resolver: buildResolver, values: toBuildValues(server) });
   const { isSubmitting } = form.formState;
 
   const submit = async (values: BuildValues) => {

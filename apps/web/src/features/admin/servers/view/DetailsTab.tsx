@@ -1,5 +1,4 @@
 import { Controller, useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { updateServerDetails } from '../../../../api/application/servers.ts';
@@ -9,7 +8,7 @@ import { FormText, FormTextArea, UserPicker, applyFieldErrors } from '../../comp
 import { useAdminServer } from '../ServerViewLayout.tsx';
 import {
   detailsFieldForWire,
-  detailsSchema,
+  detailsResolver,
   toDetailsBody,
   toDetailsValues,
   type CheckedDetails,
@@ -24,7 +23,7 @@ export function ServerDetailsTab() {
   const client = useQueryClient();
   const { outcome, succeeded, failed, clear } = useOutcome();
   const form = useForm<DetailsValues, unknown, CheckedDetails>({
-    resolver: zodResolver(detailsSchema),
+    resolver: detailsResolver,
     values: toDetailsValues(server),
     resetOptions: { keepDirtyValues: true },
   });

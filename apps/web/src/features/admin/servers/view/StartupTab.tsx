@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listEggs, listNests } from '../../../../api/application/nests.ts';
@@ -30,7 +29,7 @@ import {
   CUSTOM_IMAGE,
   imageChoiceFor,
   startupFieldForWire,
-  startupSchema,
+  startupResolver,
   toStartupBody,
   type StartupValues,
 } from './startupForm.ts';
@@ -78,7 +77,7 @@ function StartupForm({
   const variablesRef = useRef<EggVariableChoice[]>(serverVariables);
   // The rules depend on the chosen egg's variables: the resolver reads the current ones.
   const resolver: Resolver<StartupValues> = (values, context, options) =>
-    zodResolver(startupSchema(variablesRef.current))(values, context, options);
+    startupResolver(variablesRef.current)(values, context, options);
   const form = useForm<StartupValues>({ resolver, defaultValues: serverValues(server, serverVariables, {}) });
   const { isSubmitting } = form.formState;
   const nest = form.watch('nest');

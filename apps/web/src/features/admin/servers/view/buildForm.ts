@@ -1,6 +1,6 @@
 import type { Path } from 'react-hook-form';
-import { z } from 'zod';
 import type { AdminServer, ServerBuildBody } from '../../../../api/application/servers.ts';
+import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
 
 /**
  * PATCH …/build rules (reference §5.5, nested `limits` shape), checked before sending; the API's
@@ -9,64 +9,66 @@ import type { AdminServer, ServerBuildBody } from '../../../../api/application/s
 const THREADS = /^[0-9-,]+$/u;
 const WHOLE = /^-?\d+$/u;
 
-function whole(label: string, min: number, max?: number) {
-  return z
-    .string()
-    .trim()
-    .min(1, `Enter the ${label}.`)
-    .refine((v) => WHOLE.test(v), `The ${label} must be a whole number.`)
-    .refine((v) => Number(v) >= min && (max === undefined || Number(v) <= max), {
-      message:
-        max === undefined
-          ? `The ${label} must be at least ${min}.`
-          : `The ${label} must be between ${min} and ${max}.`,
-    });
+/** The problem with a whole-number text box, or undefined. */
+function whole(text: string, label: string, min: number, max?: number): string | undefined {
+  const v = text.trim();
+  if (v === '') return `Enter the ${label}.`;
+  if (!WHOLE.test(v)) return `The ${label} must be a whole number.`;
+  if (Number(v) < min || (max !== undefined && Number(v) > max)) {
+    return max === undefined
+      ? `The ${label} must be at least ${min}.`
+      : `The ${label} must be between ${min} and ${max}.`;
+  }
+  return undefined;
 }
 
 /** Empty means "no limit set" (null on the wire). */
-function optionalWhole(label: string) {
-  return z
-    .string()
-    .trim()
-    .refine(
-      (v) => v === '' || (WHOLE.test(v) && Number(v) >= 0),
-      `The ${label} must be a whole number of at least 0.`,
-    );
+function optionalWhole(text: string, label: string): string | undefined {
+  const v = text.trim();
+  return v === '' || (WHOLE.test(v) && Number(v) >= 0)
+    ? undefined
+    : `The ${label} must be a whole number of at least 0.`;
 }
 
-export const buildSchema = z
-  .object({
-    limits: z.object({
-      memory: whole('memory limit', 0),
-      swap: whole('swap limit', -1),
-      disk: whole('disk limit', 0),
-      io: whole('block IO weight', 10, 1000),
-      cpu: whole('CPU limit', 0),
-      threads: z
-        .string()
-        .trim()
-        .refine((v) => v === '' || THREADS.test(v), 'Threads are numbers, commas and dashes, like 0-1,3.'),
-    }),
-    oom_killer: z.boolean(),
-    feature_limits: z.object({
-      databases: optionalWhole('database limit'),
-      allocations: optionalWhole('address limit'),
-      backups: whole('backup limit', 0),
-    }),
-    allocation: z.string().min(1, 'Choose the primary address.'),
-    add_allocations: z.array(z.string()),
-    remove_allocations: z.array(z.string()),
-  })
-  .superRefine((values, ctx) => {
-    if (values.allocation !== '' && values.remove_allocations.includes(values.allocation))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['allocation'],
-        message: 'Choose a primary address that is not being removed.',
-      });
-  });
+export interface BuildValues {
+  limits: { memory: string; swap: string; disk: string; io: string; cpu: string; threads: string };
+  oom_killer: boolean;
+  feature_limits: { databases: string; allocations: string; backups: string };
+  allocation: string;
+  add_allocations: string[];
+  remove_allocations: string[];
+}
 
-export type BuildValues = z.infer<typeof buildSchema>;
+export function buildProblems(v: BuildValues): FormProblems<BuildValues> {
+  const threads = v.limits.threads.trim();
+  const problems: FormProblems<BuildValues> = {
+    'limits.memory': whole(v.limits.memory, 'memory limit', 0),
+    'limits.swap': whole(v.limits.swap, 'swap limit', -1),
+    'limits.disk': whole(v.limits.disk, 'disk limit', 0),
+    'limits.io': whole(v.limits.io, 'block IO weight', 10, 1000),
+    'limits.cpu': whole(v.limits.cpu, 'CPU limit', 0),
+    'limits.threads':
+      threads === '' || THREADS.test(threads)
+        ? undefined
+        : 'Threads are numbers, commas and dashes, like 0-1,3.',
+    'feature_limits.databases': optionalWhole(v.feature_limits.databases, 'database limit'),
+    'feature_limits.allocations': optionalWhole(v.feature_limits.allocations, 'address limit'),
+    'feature_limits.backups': whole(v.feature_limits.backups, 'backup limit', 0),
+  };
+  if (v.allocation === '') problems.allocation = 'Choose the primary address.';
+  else if (v.remove_allocations.includes(v.allocation))
+    problems.allocation = 'Choose a primary address that is not being removed.';
+  return problems;
+}
+
+/** The checked values go on with their text boxes trimmed. */
+function tidyBuild(v: BuildValues): BuildValues {
+  const trim = <T extends Record<string, string>>(group: T) =>
+    Object.fromEntries(Object.entries(group).map(([k, text]) => [k, text.trim()])) as T;
+  return { ...v, limits: trim(v.limits), feature_limits: trim(v.feature_limits) };
+}
+
+export const buildResolver = problemsResolver(buildProblems, tidyBuild);
 
 export function toBuildValues(server: AdminServer): BuildValues {
   const text = (value: number | null) => (value === null ? '' : String(value));

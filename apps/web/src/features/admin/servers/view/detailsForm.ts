@@ -1,25 +1,35 @@
-import { z } from 'zod';
+import type { Resolver } from 'react-hook-form';
 import type { AdminServer, ServerDetailsBody } from '../../../../api/application/servers.ts';
+import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
+
+/** The form's values: `user` is null until an owner is chosen (the rules refuse it then). */
+export interface DetailsValues {
+  name: string;
+  user: number | null;
+  external_id: string;
+  description: string;
+}
+/** The checked values: an owner is chosen. */
+export type CheckedDetails = DetailsValues & { user: number };
 
 /** PATCH …/details rules (reference §5.5), checked before sending; the API's 422s land on the same fields. */
-export const detailsSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Give the server a name.')
-    .max(191, 'The name may not be longer than 191 characters.'),
-  user: z
-    .number()
-    .nullable()
-    .refine((id) => id !== null, 'Choose the owner of the server.'),
-  external_id: z.string().trim().max(191, 'The external ID may not be longer than 191 characters.'),
-  description: z.string(),
-});
+export function detailsProblems(v: DetailsValues): FormProblems<DetailsValues> {
+  const problems: FormProblems<DetailsValues> = {};
+  const name = v.name.trim();
+  if (name === '') problems.name = 'Give the server a name.';
+  else if (name.length > 191) problems.name = 'The name may not be longer than 191 characters.';
+  if (v.user === null) problems.user = 'Choose the owner of the server.';
+  if (v.external_id.trim().length > 191)
+    problems.external_id = 'The external ID may not be longer than 191 characters.';
+  return problems;
+}
 
-/** The form's values: `user` is null until an owner is chosen (the schema refuses it then). */
-export type DetailsValues = z.input<typeof detailsSchema>;
-/** The checked values: an owner is chosen. */
-export type CheckedDetails = z.output<typeof detailsSchema>;
+/** Only values with an owner pass (detailsProblems refuses a null one), hence CheckedDetails. */
+export const detailsResolver = problemsResolver(detailsProblems, (v) => ({
+  ...v,
+  name: v.name.trim(),
+  external_id: v.external_id.trim(),
+})) as Resolver<DetailsValues, unknown, CheckedDetails>;
 
 export function toDetailsValues(server: AdminServer): DetailsValues {
   return {

@@ -1,7 +1,8 @@
 import type { Path } from 'react-hook-form';
-import { z } from 'zod';
-import { splitVariableRules, validate } from '@talon/shared';
+import { splitVariableRules } from '@talon/shared/eggs/variable-rules';
+import { validate } from '@talon/shared/rules';
 import type { EggVariableChoice, ServerStartupBody } from '../../../../api/application/servers.ts';
+import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
 
 /** PATCH …/startup rules (reference §5.5); each variable is checked with its own rules, as the panel does. */
 export const CUSTOM_IMAGE = '__custom__';
@@ -29,28 +30,32 @@ export function variableError(variable: EggVariableChoice, value: string): strin
   return failures[0]?.detail ?? null;
 }
 
-export function startupSchema(variables: EggVariableChoice[]) {
-  return z
-    .object({
-      nest: z.string(),
-      egg: z.string().min(1, 'Choose the egg the server runs.'),
-      image_choice: z.string(),
-      image: z
-        .string()
-        .trim()
-        .min(1, 'Choose or enter a Docker image.')
-        .max(191, 'The image may not be longer than 191 characters.')
-        .regex(DOCKER_IMAGE, 'The image may only contain letters, numbers and . / - : @ _ and spaces.'),
-      startup: z.string().trim().min(1, 'Enter the startup command.'),
-      environment: z.record(z.string(), z.string()),
-      skip_scripts: z.boolean(),
-    })
-    .superRefine((values, ctx) => {
-      for (const variable of variables) {
-        const message = variableError(variable, values.environment[variable.envVariable] ?? '');
-        if (message) ctx.addIssue({ code: 'custom', path: ['environment', variable.envVariable], message });
-      }
-    });
+/** The form's rules; the egg's variables are part of them. */
+export function startupProblems(
+  variables: EggVariableChoice[],
+  v: StartupValues,
+): FormProblems<StartupValues> {
+  const problems: FormProblems<StartupValues> = {};
+  if (v.egg === '') problems.egg = 'Choose the egg the server runs.';
+  const image = v.image.trim();
+  if (image === '') problems.image = 'Choose or enter a Docker image.';
+  else if (image.length > 191) problems.image = 'The image may not be longer than 191 characters.';
+  else if (!DOCKER_IMAGE.test(image))
+    problems.image = 'The image may only contain letters, numbers and . / - : @ _ and spaces.';
+  if (v.startup.trim() === '') problems.startup = 'Enter the startup command.';
+  for (const variable of variables) {
+    const message = variableError(variable, v.environment[variable.envVariable] ?? '');
+    if (message) problems[`environment.${variable.envVariable}`] = message;
+  }
+  return problems;
+}
+
+/** A resolver over startupProblems with the egg's variables; the values go on with image and command trimmed. */
+export function startupResolver(variables: EggVariableChoice[]) {
+  return problemsResolver<StartupValues>(
+    (v) => startupProblems(variables, v),
+    (v) => ({ ...v, image: v.image.trim(), startup: v.startup.trim() }),
+  );
 }
 
 /** The image select's value for `image`: the matching egg image, else "custom". */
