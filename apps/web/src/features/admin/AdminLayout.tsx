@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useFlashesShownOnce } from './components/useFlashesShownOnce.ts';
 import { ADMIN_NAV, currentNavItem } from './nav.ts';
 
 const LINK = 'focus-ring block rounded-md px-3 py-2 text-sm transition-colors';
@@ -46,6 +47,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const current = currentNavItem(pathname);
+  useFlashesShownOnce();
 
   return (
     <div className="mx-auto w-full max-w-[1400px] px-4 py-4 sm:px-6 lg:grid lg:grid-cols-[13rem_minmax(0,1fr)] lg:gap-8 lg:py-6">
