@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../db/types.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
-import { applicationClient, clientKeyClient } from '../modules/application/testing.ts';
+import { applicationClient, everyKeyOf } from '../modules/application/testing.ts';
 import type { TestClient } from '../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
@@ -351,8 +351,7 @@ describe('the session-only application routes in the route table', () => {
 
   it("answer 403 to a root admin's application key with every right and to their client key", async () => {
     const admin = await panel.createUser({ admin: true });
-    const full = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
-    const keys = [await applicationClient(panel, admin, full), await clientKeyClient(panel, admin)];
+    const keys = await everyKeyOf(panel, admin);
     for (const route of sessionRoutes()) {
       for (const client of keys) {
         const res = await send(client, route.method, path(route));

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ensureBuiltInEggs } from '../bootstrap.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
-import { applicationClient as keyClientOf } from '../modules/application/testing.ts';
+import { ALL_APPLICATION_RIGHTS, applicationClient as keyClientOf } from '../modules/application/testing.ts';
 import { TestClient } from './client.ts';
 import type { TestPanel } from './panel.ts';
 import type { AppContext } from '../context.ts';
@@ -16,11 +17,24 @@ import { nowIso } from '../lib/time.ts';
  */
 export async function applicationClient(
   panel: TestPanel,
-  permissions: Partial<Record<(typeof APPLICATION_RESOURCES)[number], number>> = Object.fromEntries(
-    APPLICATION_RESOURCES.map((r) => [r, 3]),
-  ),
+  permissions: Partial<Record<(typeof APPLICATION_RESOURCES)[number], number>> = ALL_APPLICATION_RIGHTS,
 ): Promise<TestClient> {
   return keyClientOf(panel, await panel.createUser({ admin: true }), permissions);
+}
+
+/** A built-in egg by its exact name (the built-in eggs imported if needed). */
+export async function builtInEgg(ctx: AppContext, name: string): Promise<Egg> {
+  await ensureBuiltInEggs(ctx);
+  return ctx.db.db.selectFrom('eggs').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
+}
+
+/** The text of the shared fixtures' Paper egg (PTDL_v2, four variables). */
+export const paperEggText = () => readFileSync('/work/shared/fixtures/eggs/egg-paper.json', 'utf8');
+
+/** The Paper egg imported into `nestId` as `name` (names are unique in a nest); its id. */
+export async function importPaperEgg(ctx: AppContext, nestId: number, name: string): Promise<number> {
+  const file = paperEggText().replace('"name": "Paper"', `"name": "${name}"`);
+  return (await ctx.services.eggs.import(file, nestId)).id;
 }
 
 /** The built-in game-server egg (imported if needed). */

@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { expectError, firstError, TestClient, type Res } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
-import { applicationClient, clientKeyClient, UTC_ATOM } from '../application/testing.ts';
-import { APPLICATION_RESOURCES } from './api-keys.service.ts';
+import { ALL_APPLICATION_RIGHTS, clientKeyClient, everyKeyOf, UTC_ATOM } from '../application/testing.ts';
 
 // The admin area's application API keys (docs/api.md "Application API keys"): created, listed and
 // deleted by a root admin's session only, the secret shown once, and a key really limited to the
@@ -13,7 +12,6 @@ import { APPLICATION_RESOURCES } from './api-keys.service.ts';
 const URL_ = '/api/application/api-keys';
 const NOT_ADMIN = 'This account does not have permission to access the API.';
 const UNAUTHORIZED = 'This action is unauthorized.';
-const FULL = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
 const NONE = {
   users: 0,
   nodes: 0,
@@ -145,7 +143,7 @@ describe('the keys listed and deleted', () => {
 });
 
 describe('refusals', () => {
-  const body = { description: 'x', permissions: FULL };
+  const body = { description: 'x', permissions: ALL_APPLICATION_RIGHTS };
 
   it('refuse a guest (401) and a non-admin session (403) on every route; nothing is created', async () => {
     const count = await keyCount();
@@ -165,11 +163,10 @@ describe('refusals', () => {
   });
 
   it('refuse every API key, even a root admin’s with every right: a key cannot mint or delete keys', async () => {
-    const full = await applicationClient(panel, admin, FULL);
-    const client = await clientKeyClient(panel, admin);
+    const keys = await everyKeyOf(panel, admin);
     const victim = await adminClient.post(URL_, { description: 'victim', permissions: {} });
     const count = await keyCount();
-    for (const key of [full, client]) {
+    for (const key of keys) {
       expectError(await key.get(URL_), 403, 'AccessDeniedHttpException', UNAUTHORIZED);
       expectError(await key.post(URL_, body), 403, 'AccessDeniedHttpException', UNAUTHORIZED);
       expectError(

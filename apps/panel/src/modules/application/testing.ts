@@ -1,7 +1,7 @@
 import type { User } from '../../db/types.ts';
 import { TestClient } from '../../test-support/client.ts';
 import type { TestPanel } from '../../test-support/panel.ts';
-import { KEY_TYPE } from '../api-keys/api-keys.service.ts';
+import { APPLICATION_RESOURCES, KEY_TYPE } from '../api-keys/api-keys.service.ts';
 import type { AclResource } from './acl.ts';
 
 /** Test helper: a bearer client with an application key of `owner` holding `permissions`. */
@@ -29,6 +29,16 @@ export async function clientKeyClient(panel: TestPanel, owner: User): Promise<Te
 
 export const FULL = 3;
 export const READ = 1;
+/** Read and write on every application resource: the most an application key can hold. */
+export const ALL_APPLICATION_RIGHTS = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, FULL]));
+
+/**
+ * A root admin's application key with every right and their client key: the keys a session-only
+ * route (settings, API keys, overview, node setup tokens) must refuse all the same.
+ */
+export async function everyKeyOf(panel: TestPanel, admin: User): Promise<TestClient[]> {
+  return [await applicationClient(panel, admin, ALL_APPLICATION_RIGHTS), await clientKeyClient(panel, admin)];
+}
 
 /** `2024-05-01T12:34:56+00:00` */
 export const UTC_ATOM = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/u;

@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { adminEggVariableSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Res, TestClient } from '../../test-support/client.ts';
-import { activityAbout, applicationClient } from '../../test-support/fixtures.ts';
+import { activityAbout, applicationClient, importPaperEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // Egg variables through the application API (extension, docs/api.md "Nests and eggs").
-const PAPER = readFileSync('/work/shared/fixtures/eggs/egg-paper.json', 'utf8');
 
 let panel: TestPanel;
 let api: TestClient;
@@ -21,12 +19,7 @@ const variablesUrl = (eggId: number) => `/api/application/nests/${nestId}/eggs/$
 const rowsOf = (eggId: number) => panel.ctx.repositories.eggs.variables(eggId);
 
 let seq = 0;
-async function egg(): Promise<number> {
-  seq += 1;
-  return (
-    await panel.ctx.services.eggs.import(PAPER.replace('"name": "Paper"', `"name": "Paper ${seq}"`), nestId)
-  ).id;
-}
+const egg = () => importPaperEgg(panel.ctx, nestId, `Paper ${(seq += 1)}`);
 
 const GOOD = {
   name: 'Max players',

@@ -1,14 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { adminEggSchema, eggImportMetaSchema } from '@talon/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../db/types.ts';
 import { expectError, type Res, TestClient } from '../../test-support/client.ts';
-import { activityAbout, applicationClient } from '../../test-support/fixtures.ts';
+import {
+  activityAbout,
+  applicationClient,
+  importPaperEgg,
+  paperEggText,
+} from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { insertNode, insertServer } from '../application/testing.ts';
 
 // Egg edit, delete and export (extensions, docs/api.md "Nests and eggs"), and the import wrapper.
-const PAPER = readFileSync('/work/shared/fixtures/eggs/egg-paper.json', 'utf8');
+const PAPER = paperEggText();
 
 let panel: TestPanel;
 let api: TestClient;
@@ -24,13 +28,7 @@ const eggUrl = (id: number, nest = nestId) => `/api/application/nests/${nest}/eg
 const rowOf = (id: number) =>
   panel.ctx.db.db.selectFrom('eggs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-async function paperEgg(name: string): Promise<number> {
-  const egg = await panel.ctx.services.eggs.import(
-    PAPER.replace('"name": "Paper"', `"name": "${name}"`),
-    nestId,
-  );
-  return egg.id;
-}
+const paperEgg = (name: string) => importPaperEgg(panel.ctx, nestId, name);
 
 beforeAll(async () => {
   panel = await startTestPanel();

@@ -6,13 +6,11 @@ import type { User } from '../../db/types.ts';
 import { expectError, TestClient } from '../../test-support/client.ts';
 import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
-import { APPLICATION_RESOURCES } from '../api-keys/api-keys.service.ts';
-import { applicationClient, clientKeyClient } from '../application/testing.ts';
+import { everyKeyOf } from '../application/testing.ts';
 
 // GET /api/application/overview (docs/api.md "Admin overview"): the admin area's first screen.
 
 const URL_ = '/api/application/overview';
-const FULL = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
 const panelVersion = (
   JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../package.json'), 'utf8')) as {
     version: string;
@@ -91,7 +89,7 @@ describe('GET /api/application/overview', () => {
       'AccessDeniedHttpException',
       'This account does not have permission to access the API.',
     );
-    for (const key of [await applicationClient(panel, admin, FULL), await clientKeyClient(panel, admin)]) {
+    for (const key of await everyKeyOf(panel, admin)) {
       expectError(await key.get(URL_), 403, 'AccessDeniedHttpException', 'This action is unauthorized.');
     }
   });

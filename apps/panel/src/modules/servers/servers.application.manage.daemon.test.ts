@@ -5,7 +5,7 @@ import type { Egg, User } from '../../db/types.ts';
 import { expectError, firstError, TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
-import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
+import { applicationClient, builtInEgg, gameServerEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
@@ -24,11 +24,7 @@ beforeAll(async () => {
   panel = await startTestPanel();
   daemon = await startTestDaemon(panel.ctx, 20);
   egg = await gameServerEgg(panel.ctx);
-  appEgg = await panel.ctx.db.db
-    .selectFrom('eggs')
-    .selectAll()
-    .where('name', '=', 'Generic Node.js App')
-    .executeTakeFirstOrThrow();
+  appEgg = await builtInEgg(panel.ctx, 'Generic Node.js App');
   app = await applicationClient(panel);
   owner = await panel.createUser();
   ownerClient = await panel.signedIn(owner);

@@ -3,7 +3,7 @@ import type { Egg, User } from '../../db/types.ts';
 import type { TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
 import { freeAllocation, waitUntil } from '../../test-support/daemon-servers.ts';
-import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
+import { applicationClient, builtInEgg } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
@@ -37,12 +37,7 @@ beforeAll(async () => {
   panel = await startTestPanel();
   daemon = await startTestDaemon(panel.ctx, 2);
   app = await applicationClient(panel);
-  await gameServerEgg(panel.ctx); // imports the built-in eggs
-  egg = await panel.ctx.db.db
-    .selectFrom('eggs')
-    .selectAll()
-    .where('name', '=', 'Generic Node.js App')
-    .executeTakeFirstOrThrow();
+  egg = await builtInEgg(panel.ctx, 'Generic Node.js App');
   owner = await panel.createUser();
   ownerClient = await panel.signedIn(owner);
 }, 120_000);

@@ -12,8 +12,7 @@ import { expectError, firstError, TestClient, type Res } from '../../test-suppor
 import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { mailText, startSmtpServer } from '../../test-support/smtp.ts';
-import { APPLICATION_RESOURCES } from '../api-keys/api-keys.service.ts';
-import { applicationClient, clientKeyClient } from '../application/testing.ts';
+import { everyKeyOf } from '../application/testing.ts';
 import { SET_BY_ENVIRONMENT } from './settings.service.ts';
 
 // The panel settings of the admin Settings screen (docs/api.md "Panel settings"): stored in the
@@ -23,7 +22,6 @@ import { SET_BY_ENVIRONMENT } from './settings.service.ts';
 const URL_ = '/api/application/settings';
 const MAIL_TEST = '/api/application/settings/mail/test';
 const NOT_ADMIN = 'This account does not have permission to access the API.';
-const FULL = Object.fromEntries(APPLICATION_RESOURCES.map((r) => [r, 3]));
 
 const DEFAULTS = {
   app_name: 'Talon',
@@ -102,7 +100,7 @@ describe('GET /api/application/settings', () => {
       'Unauthenticated.',
     );
     expectError(await userClient.get(URL_), 403, 'AccessDeniedHttpException', NOT_ADMIN);
-    for (const key of [await applicationClient(panel, admin, FULL), await clientKeyClient(panel, admin)]) {
+    for (const key of await everyKeyOf(panel, admin)) {
       expectError(await key.get(URL_), 403, 'AccessDeniedHttpException', 'This action is unauthorized.');
     }
   });
@@ -114,7 +112,7 @@ describe('PATCH /api/application/settings', () => {
     const body = { app_name: 'Changed' };
     expect((await new TestClient(panel.url).request('PATCH', URL_, body)).status).toBe(401);
     expectError(await userClient.request('PATCH', URL_, body), 403, 'AccessDeniedHttpException', NOT_ADMIN);
-    for (const key of [await applicationClient(panel, admin, FULL), await clientKeyClient(panel, admin)]) {
+    for (const key of await everyKeyOf(panel, admin)) {
       expectError(
         await key.request('PATCH', URL_, body),
         403,
@@ -462,7 +460,7 @@ describe('POST /api/application/settings/mail/test', () => {
     expectInvalid(await adminClient.post(MAIL_TEST, { to: 'not an address' }), 'to');
     expect((await new TestClient(panel.url).post(MAIL_TEST)).status).toBe(401);
     expectError(await userClient.post(MAIL_TEST), 403, 'AccessDeniedHttpException', NOT_ADMIN);
-    for (const key of [await applicationClient(panel, admin, FULL), await clientKeyClient(panel, admin)]) {
+    for (const key of await everyKeyOf(panel, admin)) {
       expectError(
         await key.post(MAIL_TEST),
         403,
