@@ -11,7 +11,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { configure } from './configure.ts';
 
 const TOKEN = 'A'.repeat(48);
-const DOCUMENT = { uuid: 'node-uuid', token_id: 'tid', token: 'the-node-secret', remote: 'http://panel.test' };
+const DOCUMENT = {
+  uuid: 'node-uuid',
+  token_id: 'tid',
+  token: 'the-node-secret',
+  remote: 'http://panel.test',
+};
+/** What the stand-in panel adds to the document (a test sets it). */
+let extra: Record<string, unknown> = {};
 
 let panel: Server;
 let panelUrl: string;
@@ -23,7 +30,7 @@ beforeAll(async () => {
   panel = createServer((req, res) => {
     requests.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify(DOCUMENT));
+    res.end(JSON.stringify({ ...DOCUMENT, ...extra }));
   });
   await new Promise<void>((resolve) => panel.listen(0, '127.0.0.1', resolve));
   panelUrl = `http://127.0.0.1:${(panel.address() as AddressInfo).port}`;
@@ -34,6 +41,7 @@ afterAll(async () => {
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'talon-configure-'));
   requests.length = 0;
+  extra = {};
   out = '';
   const capture = (...args: unknown[]) => {
     out += `${args.join(' ')}\n`;
@@ -74,6 +82,27 @@ describe('daemon configure', () => {
     expect(await run(file, `${panelUrl}/`), out).toBe(0);
     expect(await run(file, panelUrl, '../../x?y')).toBe(0);
     expect(requests).toEqual([`/api/remote/node-setup/${TOKEN}`, '/api/remote/node-setup/..%2F..%2Fx%3Fy']);
+  });
+
+  it("takes from the panel only what the panel manages: the node's own runtime and folders stay", async () => {
+    const file = path.join(dir, 'daemon.json');
+    const local = {
+      runtime: { allow_unconfined: false, uid: 988 },
+      system: { root_directory: '/var/lib/talon' },
+    };
+    writeFileSync(file, JSON.stringify(local));
+    extra = {
+      runtime: { allow_unconfined: true, uid: 1, hidden_paths: [] },
+      system: { data: '/srv/volumes', root_directory: '/', sftp: { bind_port: 2022 } },
+      allowed_origins: ['*'],
+    };
+    expect(await run(file), out).toBe(0);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(written).toEqual({
+      ...DOCUMENT,
+      runtime: local.runtime,
+      system: { root_directory: '/var/lib/talon', data: '/srv/volumes', sftp: { bind_port: 2022 } },
+    });
   });
 
   it('replaces a link at the config path with its own 0600 file; the file it pointed to is unchanged', async () => {

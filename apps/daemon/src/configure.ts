@@ -43,6 +43,24 @@ function merged(into: Json, from: Json): Json {
   return out;
 }
 
+/**
+ * The settings the panel manages (its node configuration document): only these are taken from its
+ * answer. The node's runtime confinement, directories and origins stay the operator's, so neither
+ * a compromised panel nor a tampered plain-http answer can, say, turn bubblewrap off here.
+ */
+const PANEL_MANAGED = ['debug', 'uuid', 'token_id', 'token', 'api', 'allowed_mounts', 'remote'];
+const PANEL_MANAGED_SYSTEM = ['data', 'sftp'];
+
+function panelManaged(doc: Json): Json {
+  const out: Json = Object.fromEntries(Object.entries(doc).filter(([k]) => PANEL_MANAGED.includes(k)));
+  if (isObject(doc.system)) {
+    out.system = Object.fromEntries(
+      Object.entries(doc.system).filter(([k]) => PANEL_MANAGED_SYSTEM.includes(k)),
+    );
+  }
+  return out;
+}
+
 /** The existing file's settings, or nothing when there is none; an unreadable file stops the command. */
 function existingSettings(file: string): Json | null {
   if (!existsSync(file)) return null;
@@ -171,7 +189,7 @@ export async function configure(argv: string[], env: NodeJS.ProcessEnv): Promise
   const file = path.resolve(values.config ?? configPathFromArgs([], env));
   try {
     const existing = existingSettings(file);
-    const doc = merged(existing ?? {}, await fetchConfiguration(panelUrl, token));
+    const doc = merged(existing ?? {}, panelManaged(await fetchConfiguration(panelUrl, token)));
     const config = parseConfig(doc); // refuse to write what the daemon could not start with
     writePrivate(file, `${JSON.stringify(doc, null, 2)}\n`);
     const how = existing ? 'Updated' : 'Wrote';
