@@ -169,6 +169,30 @@ describe('GET /api/application/servers: sorts', () => {
   });
 });
 
+describe('GET /api/application/servers: search and the users right', () => {
+  it("matches the owner's username and email only for a key that may read users", async () => {
+    // Else a servers-only key could spell out every owner's email, one substring at a time.
+    const serversOnly = await applicationClient(panel, { r_servers: 1 });
+    const withUsers = await applicationClient(panel, { r_servers: 1, r_users: 1 });
+    for (const search of ['owners.example', 'bob-player']) {
+      const res = await serversOnly.get(`/api/application/servers?search=${search}`);
+      expect(res.status, res.text).toBe(200);
+      expect(names(res), search).toEqual([]);
+    }
+    expect(names(await serversOnly.get('/api/application/servers?search=survival'))).toEqual([
+      'Alpha Survival',
+    ]);
+    expect(names(await withUsers.get('/api/application/servers?search=owners.example'))).toEqual([
+      'Alpha Survival',
+      'Beta creative',
+    ]);
+    expect(names(await withUsers.get('/api/application/servers?search=bob-player'))).toEqual([
+      'Gamma 100% uptime',
+      'Delta',
+    ]);
+  });
+});
+
 describe('GET /api/application/servers: who may list', () => {
   it('answers 401 without credentials, 403 to a non-admin session and to a key without servers', async () => {
     expect((await new TestClient(panel.url).get('/api/application/servers?search=alpha')).status).toBe(401);

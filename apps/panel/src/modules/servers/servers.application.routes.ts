@@ -5,11 +5,20 @@ import { activityActor, requireActor } from '../../http/context.ts';
 import { item, paginated, requestUrl } from '../../http/envelope.ts';
 import { errors, ValidationFailed } from '../../http/errors.ts';
 import type { Server } from '../../db/types.ts';
-import { acl } from '../application/acl.ts';
+import { ACL_READ, acl, hasAcl } from '../application/acl.ts';
 import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId } from '../application/urls.ts';
 import { presentServers } from './servers.application.includes.ts';
+
+/** The server's own text that `search` matches (our extension). */
+const SERVER_TEXT = [
+  'servers.name',
+  'servers.uuid_short',
+  'servers.uuid',
+  'servers.description',
+  'servers.external_id',
+];
 
 /** Filters, sorts and search of GET /api/application/servers. */
 export const APPLICATION_SERVER_LIST: ListSpec = {
@@ -28,13 +37,10 @@ export const APPLICATION_SERVER_LIST: ListSpec = {
   // Extension sorts: name and created_at.
   sorts: { id: 'id', uuid: 'uuid', name: 'name', created_at: 'created_at' },
   // Extension `search`: the server's own text and its owner's username and email, matched in the
-  // list's query itself (correlated subqueries), not in a lookup of its own.
+  // list's query itself (correlated subqueries), not in a lookup of its own. The owner's part only
+  // for callers that may read users (the list route).
   search: [
-    'servers.name',
-    'servers.uuid_short',
-    'servers.uuid',
-    'servers.description',
-    'servers.external_id',
+    ...SERVER_TEXT,
     sql`(select u.username from users u where u.id = servers.owner_id)`,
     sql`(select u.email from users u where u.id = servers.owner_id)`,
   ],
@@ -76,6 +82,10 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
     const query = req.query as Record<string, unknown>;
     checkSearch(query);
     const params = listParams(query, APPLICATION_SERVER_LIST);
+    // A match on the owner's username or email would let a key that may not read users spell out
+    // owners' emails one substring at a time: such keys search the server's own text only.
+    if (params.search && !hasAcl(requireActor(req), 'r_users', ACL_READ))
+      params.search = { ...params.search, columns: SERVER_TEXT };
     const { rows, total } = await repositories.servers.applicationList(params);
     const data = await presentAll(req, rows);
     return paginated('server', data, total, params.page, requestUrl(req), false);
