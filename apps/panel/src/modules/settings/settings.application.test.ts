@@ -287,6 +287,10 @@ describe('the settings in effect', () => {
       secret_key_set: true,
     });
     expect(res.text).not.toContain('recaptcha-secret-1');
+    // Encrypted at rest with the app key, like the mail password.
+    const stored = (await settingsRows()).find((r) => r.key === 'settings:recaptcha.secret_key');
+    expect(stored?.value).not.toContain('recaptcha-secret-1');
+    expect(decrypt(panel.ctx.config.appKey, JSON.parse(stored!.value) as string)).toBe('recaptcha-secret-1');
     try {
       expectError(
         await guest.post('/auth/login', { user: user.username, password: 'correct horse battery' }),
