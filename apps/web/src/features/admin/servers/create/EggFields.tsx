@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef } from 'react';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listEggs, listNests } from '../../../../api/application/nests.ts';
 import type { EggForServer, EggVariableChoice } from '../../../../api/application/servers.ts';
 import { FormTextArea, FormText, SelectField } from '../../components/index.ts';
+import { useFieldControl } from '../../components/useFieldControl.ts';
 import { variableInputKind } from '../../../server/startup/variableInput.ts';
 import { splitVariableRules } from '@talon/shared/eggs/variable-rules';
 import { CUSTOM_IMAGE, type NewServerValues } from './newServerForm.ts';
@@ -134,84 +135,77 @@ function VariableField({ form, variable }: { form: Form; variable: EggVariableCh
   const { t } = useTranslation('admin');
   const id = useId();
   const kind = variableInputKind(splitVariableRules(variable.rules));
+  const field = useFieldControl(form, `environment.${variable.envVariable}`);
+  const error = field.error;
+  const value = field.value ?? '';
+  const common = {
+    id,
+    ref: field.ref,
+    name: field.name,
+    onBlur: field.onBlur,
+    'aria-invalid': error !== undefined,
+    'aria-describedby': `${error ? `${id}-error ` : ''}${id}-about`,
+    className: `${FIELD} ${error ? 'border-red-500' : 'border-zinc-700 hover:border-zinc-500'}`,
+  };
+  const options =
+    kind.kind === 'boolean'
+      ? [
+          { value: '1', label: t('common.on') },
+          { value: '0', label: t('common.off') },
+        ]
+      : kind.kind === 'select'
+        ? kind.options.map((o) => ({ value: o, label: o === '' ? t('server_new.empty_value') : o }))
+        : null;
   return (
-    <Controller
-      control={form.control}
-      name={`environment.${variable.envVariable}`}
-      render={({ field, fieldState }) => {
-        const error = fieldState.error?.message;
-        const value = field.value ?? '';
-        const common = {
-          id,
-          ref: field.ref,
-          name: field.name,
-          onBlur: field.onBlur,
-          'aria-invalid': error !== undefined,
-          'aria-describedby': `${error ? `${id}-error ` : ''}${id}-about`,
-          className: `${FIELD} ${error ? 'border-red-500' : 'border-zinc-700 hover:border-zinc-500'}`,
-        };
-        const options =
-          kind.kind === 'boolean'
-            ? [
-                { value: '1', label: t('common.on') },
-                { value: '0', label: t('common.off') },
-              ]
-            : kind.kind === 'select'
-              ? kind.options.map((o) => ({ value: o, label: o === '' ? t('server_new.empty_value') : o }))
-              : null;
-        return (
-          <div className="space-y-1">
-            <label htmlFor={id} className="block text-xs font-semibold tracking-wide text-zinc-300 uppercase">
-              {variable.name}
-            </label>
-            {options ? (
-              <select {...common} value={value} onChange={(event) => field.onChange(event.target.value)}>
-                {!options.some((o) => o.value === value) && <option value={value}>{value}</option>}
-                {options.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input
-                {...common}
-                type="text"
-                autoComplete="off"
-                spellCheck={false}
-                inputMode={kind.kind === 'text' && kind.numeric ? 'numeric' : undefined}
-                placeholder={variable.defaultValue}
-                value={value}
-                onChange={(event) => field.onChange(event.target.value)}
-              />
-            )}
-            {error && (
-              <p id={`${id}-error`} role="alert" className="text-xs text-red-400">
-                {error}
-              </p>
-            )}
-            <div id={`${id}-about`} className="space-y-0.5 text-xs text-zinc-400">
-              {variable.description && <p>{variable.description}</p>}
-              <p>
-                <code className="text-zinc-300">{variable.envVariable}</code>
-                {variable.rules && (
-                  <>
-                    {' · '}
-                    {t('server_new.rules')} <code className="text-zinc-300">{variable.rules}</code>
-                  </>
-                )}
-                {' · '}
-                {t('server_new.default_value')}{' '}
-                {variable.defaultValue === '' ? (
-                  t('server_new.empty_value')
-                ) : (
-                  <code className="text-zinc-300">{variable.defaultValue}</code>
-                )}
-              </p>
-            </div>
-          </div>
-        );
-      }}
-    />
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-xs font-semibold tracking-wide text-zinc-300 uppercase">
+        {variable.name}
+      </label>
+      {options ? (
+        <select {...common} value={value} onChange={(event) => field.onChange(event.target.value)}>
+          {!options.some((o) => o.value === value) && <option value={value}>{value}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          {...common}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          inputMode={kind.kind === 'text' && kind.numeric ? 'numeric' : undefined}
+          placeholder={variable.defaultValue}
+          value={value}
+          onChange={(event) => field.onChange(event.target.value)}
+        />
+      )}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-xs text-red-400">
+          {error}
+        </p>
+      )}
+      <div id={`${id}-about`} className="space-y-0.5 text-xs text-zinc-400">
+        {variable.description && <p>{variable.description}</p>}
+        <p>
+          <code className="text-zinc-300">{variable.envVariable}</code>
+          {variable.rules && (
+            <>
+              {' · '}
+              {t('server_new.rules')} <code className="text-zinc-300">{variable.rules}</code>
+            </>
+          )}
+          {' · '}
+          {t('server_new.default_value')}{' '}
+          {variable.defaultValue === '' ? (
+            t('server_new.empty_value')
+          ) : (
+            <code className="text-zinc-300">{variable.defaultValue}</code>
+          )}
+        </p>
+      </div>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Controller, useForm, type Resolver, type UseFormSetError } from 'react-hook-form';
+import { useForm, type Resolver, type UseFormSetError } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,7 @@ import {
   UserPicker,
   applyFieldErrors,
 } from '../../components/index.ts';
+import { useFieldControl } from '../../components/useFieldControl.ts';
 import { EggFields } from './EggFields.tsx';
 import { LimitsFields } from './LimitsFields.tsx';
 import { WhereFields } from './WhereFields.tsx';
@@ -56,6 +57,7 @@ export function NewServerPage() {
   const resolver: Resolver<NewServerValues> = (values, context, options) =>
     newServerResolver(variablesRef.current)(values, context, options);
   const form = useForm<NewServerValues>({ resolver, defaultValues: NEW_SERVER_DEFAULTS });
+  const owner = useFieldControl(form, 'user');
 
   const nest = form.watch('nest');
   const eggId = form.watch('egg');
@@ -103,19 +105,13 @@ export function NewServerPage() {
       <form noValidate onSubmit={form.handleSubmit(submit)} className="space-y-6">
         <ContentBox title={t('server_new.section_about')}>
           <div className="grid gap-4 md:grid-cols-2">
-            <Controller
-              control={form.control}
-              name="user"
-              render={({ field, fieldState }) => (
-                <UserPicker
-                  inputRef={field.ref}
-                  label={t('server_new.owner')}
-                  hint={t('server_new.owner_hint')}
-                  value={field.value === '' ? null : Number(field.value)}
-                  onChange={(id) => field.onChange(id === null ? '' : String(id))}
-                  error={fieldState.error?.message}
-                />
-              )}
+            <UserPicker
+              inputRef={owner.ref}
+              label={t('server_new.owner')}
+              hint={t('server_new.owner_hint')}
+              value={owner.value === '' ? null : Number(owner.value)}
+              onChange={(id) => owner.onChange(id === null ? '' : String(id))}
+              error={owner.error}
             />
             <FormText form={form} name="name" label={t('server_new.name')} autoComplete="off" />
             <FormText

@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
-import { Controller, type UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { listLocations } from '../../../../api/application/locations.ts';
 import { listNodes } from '../../../../api/application/nodes.ts';
 import { allocationAddress, listFreeAllocations } from '../../../../api/application/servers.ts';
 import { FormCheckbox, FormText, SelectField } from '../../components/index.ts';
+import { useFieldControl } from '../../components/useFieldControl.ts';
 import { CheckboxList } from './CheckboxList.tsx';
 import type { NewServerValues } from './newServerForm.ts';
 
@@ -84,6 +85,7 @@ function NodeFields({ form }: { form: Form }) {
 
   const nodeError = form.formState.errors.node?.message;
   const primary = form.watch('allocation.default');
+  const additional = useFieldControl(form, 'allocation.additional');
   const options = (free.data ?? []).map((a) => ({ value: String(a.id), label: allocationAddress(a) }));
   const noneFree = free.data !== undefined && free.data.length === 0;
 
@@ -113,20 +115,14 @@ function NodeFields({ form }: { form: Form }) {
         {...form.register('allocation.default')}
       />
       <div className="md:col-span-2">
-        <Controller
-          control={form.control}
-          name="allocation.additional"
-          render={({ field, fieldState }) => (
-            <CheckboxList
-              label={t('server_new.additional_allocations')}
-              hint={t('server_new.additional_allocations_hint')}
-              emptyText={t('server_new.no_other_allocations')}
-              options={options.filter((o) => o.value !== primary)}
-              value={field.value.filter((id) => id !== primary)}
-              onChange={field.onChange}
-              error={fieldState.error?.message}
-            />
-          )}
+        <CheckboxList
+          label={t('server_new.additional_allocations')}
+          hint={t('server_new.additional_allocations_hint')}
+          emptyText={t('server_new.no_other_allocations')}
+          options={options.filter((o) => o.value !== primary)}
+          value={additional.value.filter((id) => id !== primary)}
+          onChange={additional.onChange}
+          error={additional.error}
         />
       </div>
     </div>
@@ -139,26 +135,21 @@ function DeployFields({ form }: { form: Form }) {
     queryKey: ['admin', 'locations', 'choices'],
     queryFn: () => listLocations({ perPage: 100 }),
   });
+  const chosen = useFieldControl(form, 'deploy.locations');
   return (
     <div className="grid gap-4 md:grid-cols-2">
       <div className="md:col-span-2">
-        <Controller
-          control={form.control}
-          name="deploy.locations"
-          render={({ field, fieldState }) => (
-            <CheckboxList
-              label={t('server_new.locations')}
-              hint={t('server_new.locations_hint')}
-              emptyText={locations.isPending ? t('table.loading') : t('server_new.no_locations')}
-              options={(locations.data?.items ?? []).map((l) => ({
-                value: String(l.id),
-                label: l.long ? `${l.short} — ${l.long}` : l.short,
-              }))}
-              value={field.value}
-              onChange={field.onChange}
-              error={fieldState.error?.message}
-            />
-          )}
+        <CheckboxList
+          label={t('server_new.locations')}
+          hint={t('server_new.locations_hint')}
+          emptyText={locations.isPending ? t('table.loading') : t('server_new.no_locations')}
+          options={(locations.data?.items ?? []).map((l) => ({
+            value: String(l.id),
+            label: l.long ? `${l.short} — ${l.long}` : l.short,
+          }))}
+          value={chosen.value}
+          onChange={chosen.onChange}
+          error={chosen.error}
         />
       </div>
       <FormText

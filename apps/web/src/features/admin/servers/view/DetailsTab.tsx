@@ -1,10 +1,11 @@
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { updateServerDetails } from '../../../../api/application/servers.ts';
 import { Button } from '../../../../components/Button.tsx';
 import { ContentBox } from '../../../../components/ContentBox.tsx';
 import { FormText, FormTextArea, UserPicker, applyFieldErrors } from '../../components/index.ts';
+import { useFieldControl } from '../../components/useFieldControl.ts';
 import { useAdminServer } from '../ServerViewLayout.tsx';
 import {
   detailsFieldForWire,
@@ -28,6 +29,7 @@ export function ServerDetailsTab() {
     resetOptions: { keepDirtyValues: true },
   });
   const { isSubmitting, isDirty } = form.formState;
+  const owner = useFieldControl(form, 'user');
 
   const submit = async (values: CheckedDetails) => {
     clear();
@@ -47,18 +49,12 @@ export function ServerDetailsTab() {
       <form noValidate onSubmit={form.handleSubmit(submit)} className="space-y-4">
         <div className="grid gap-4 md:grid-cols-2">
           <FormText form={form} name="name" label={t('server_view.details.name')} autoComplete="off" />
-          <Controller
-            control={form.control}
-            name="user"
-            render={({ field, fieldState }) => (
-              <UserPicker
-                label={t('server_view.details.owner')}
-                value={field.value}
-                onChange={(id) => field.onChange(id)}
-                error={fieldState.error?.message}
-                hint={t('server_view.details.owner_hint')}
-              />
-            )}
+          <UserPicker
+            label={t('server_view.details.owner')}
+            value={owner.value}
+            onChange={(id) => owner.onChange(id)}
+            error={owner.error}
+            hint={t('server_view.details.owner_hint')}
           />
           <FormText
             form={form}
