@@ -15,7 +15,9 @@ const SETUP_WINDOW_MS = 60_000;
  */
 export async function nodeSetupRemoteRoutes(app: FastifyInstance, ctx: AppContext) {
   const setup = nodeSetupService(ctx);
-  app.get<{ Params: { token: string } }>('/api/remote/node-setup/:token', async (req, reply) => {
+  // No HEAD twin: a link checker or proxy sending HEAD would use the token up unseen.
+  const getOnly = { exposeHeadRoute: false };
+  app.get<{ Params: { token: string } }>('/api/remote/node-setup/:token', getOnly, async (req, reply) => {
     const hit = await ctx.authThrottle.hit(`node-setup:${req.ip}`, SETUP_WINDOW_MS);
     if (hit.hits > SETUP_ATTEMPTS) throw errors.tooManyRequests(hit.retryAfter, SETUP_ATTEMPTS);
     const configuration = await setup.redeem(req.params.token, { userId: null, apiKeyId: null, ip: req.ip });

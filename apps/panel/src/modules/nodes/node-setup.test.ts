@@ -93,6 +93,15 @@ describe('node setup token', () => {
     }
   });
 
+  it('only a GET uses a token up: a HEAD (a link checker, a proxy) leaves it working', async () => {
+    await panel.ctx.authThrottle.clear('node-setup:127.0.0.1');
+    const { token } = await mint();
+    const head = await anonymous().request('HEAD', `/api/remote/node-setup/${token}`);
+    expect(head.status).not.toBe(200);
+    expect((await tokenRows()).some((r) => r.token_hash === sha256Hex(token))).toBe(true);
+    expect((await redeem(token)).status).toBe(200);
+  });
+
   it('an expired token is refused (410) and gone; unknown and malformed tokens 404', async () => {
     // Minted by a clock 15 minutes and one second in the past: expired now, without waiting.
     const past = nodeSetupService(panel.ctx, () => Date.now() - NODE_SETUP_TOKEN_MINUTES * 60_000 - 1000);
