@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { NODE_SETUP_TOKEN_MINUTES } from '@talon/shared/admin/node-setup';
 import {
   createNodeSetupToken,
@@ -18,6 +18,22 @@ import { useAdminNode } from './useAdminNode.ts';
 
 /** Where `configure` and the daemon read the file by default (docs/daemon.md). */
 const DAEMON_CONFIG_PATH = '/etc/talon/daemon.json';
+
+/**
+ * A translated sentence with its `<code>…</code>` parts shown as code. (react-i18next's Trans
+ * component would add its helpers to the i18n code the sign-in page downloads too; that budget is full.)
+ */
+function WithCode({ text }: { text: string }) {
+  return text.split(/<code>(.*?)<\/code>/u).map((part, i) =>
+    i % 2 === 1 ? (
+      <code key={i} className="text-zinc-100">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
+  );
+}
 
 const COPY = 'rounded-md bg-zinc-700 px-3 py-1.5 text-xs font-medium text-zinc-100 hover:bg-zinc-600';
 const CODE =
@@ -44,12 +60,7 @@ export function NodeConfigurationTab() {
       <ContentBox title={t('nodes.config.file_title')}>
         <div className="space-y-3 text-sm text-zinc-300">
           <p>
-            <Trans
-              t={t}
-              i18nKey="nodes.config.file_hint"
-              values={{ path: DAEMON_CONFIG_PATH }}
-              components={{ code: <code className="text-zinc-100" /> }}
-            />
+            <WithCode text={t('nodes.config.file_hint', { path: DAEMON_CONFIG_PATH })} />
           </p>
           <p className="text-amber-300">{t('nodes.config.secret_warning')}</p>
           <ItemLoader query={configuration}>
@@ -108,11 +119,7 @@ function SetupCommand({ nodeId }: { nodeId: number }) {
           <li>{t('nodes.config.setup_step_checkout')}</li>
           <li>{t('nodes.config.setup_step_run')}</li>
           <li>
-            <Trans
-              t={t}
-              i18nKey="nodes.config.setup_step_start"
-              components={{ code: <code className="text-zinc-100" /> }}
-            />
+            <WithCode text={t('nodes.config.setup_step_start')} />
           </li>
         </ol>
         <p className="text-xs text-zinc-400">{t('nodes.config.setup_app_url')}</p>

@@ -494,7 +494,8 @@ describe('admin node configuration and about', () => {
     const file = await screen.findByLabelText('Daemon configuration file');
     expect(file.textContent).toContain('"token_id": "abc"');
     expect(screen.getByRole('button', { name: 'Copy configuration file' })).toBeInTheDocument();
-    expect(screen.getByText('/etc/talon/daemon.json')).toBeInTheDocument();
+    expect(screen.getByText('/etc/talon/daemon.json').tagName).toBe('CODE');
+    expect(screen.getByText('npm run daemon').tagName).toBe('CODE');
     await userEvent.click(screen.getByRole('button', { name: 'Generate setup command' }));
     expect(await screen.findByLabelText('Setup command')).toHaveTextContent(
       'npm run -s daemon -- configure --panel-url https://panel.example.com --token tok123',
