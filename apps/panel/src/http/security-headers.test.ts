@@ -42,6 +42,18 @@ describe('security headers over http', () => {
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
 
+  it('keeps API answers out of every cache: they carry new keys, setup tokens and node secrets', async () => {
+    const admin = await panel.createUser({ root_admin: 1 });
+    const client = await panel.signedIn(admin);
+    for (const path of ['/api/client/account', '/api/application/settings', '/api/nothing']) {
+      const res = await client.get(path);
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+    // Pages and their assets decide for themselves (the shell is no-store, assets are cached).
+    const asset = await new TestClient(panel.url).get('/locales/en/common.json');
+    expect(asset.headers.get('cache-control')).not.toBe('no-store');
+  });
+
   it('lets pages show the avatar pictures the API links to (subusers, activity actors)', async () => {
     const user = await panel.createUser();
     const image = new URL(clientUserAttributes(user).image);

@@ -50,8 +50,11 @@ export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
 
 export function registerSecurityHeaders(app: FastifyInstance, opts: { https: boolean }): void {
   const headers = securityHeaders(opts);
-  app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(headers);
+  const apiHeaders = { ...headers, 'cache-control': 'no-store' };
+  app.addHook('onRequest', (req, reply, done) => {
+    // API answers carry fresh keys, setup tokens, node secrets and personal data: no cache, shared
+    // or private, may keep them. Pages and assets set their own caching.
+    reply.headers(req.url.startsWith('/api/') ? apiHeaders : headers);
     done();
   });
 }
