@@ -16,7 +16,8 @@ const account = () => import('../features/account/index.ts');
 const dashboard = () => import('../features/dashboard/index.ts');
 const shell = () => import('./shell.ts');
 const server = () => import('../features/server/index.ts');
-const admin = () => import('../features/admin/index.ts');
+// Through the shell chunk: see loadAdminArea.
+const admin = async () => (await shell()).loadAdminArea();
 
 export const routes: RouteObject[] = [
   {
