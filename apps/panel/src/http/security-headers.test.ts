@@ -43,10 +43,11 @@ describe('security headers over http', () => {
   });
 
   it('keeps API answers out of every cache: they carry new keys, setup tokens and node secrets', async () => {
-    const admin = await panel.createUser({ root_admin: 1 });
+    const admin = await panel.createUser({ admin: true });
     const client = await panel.signedIn(admin);
     for (const path of ['/api/client/account', '/api/application/settings', '/api/nothing']) {
       const res = await client.get(path);
+      expect(res.status, path).toBe(path === '/api/nothing' ? 404 : 200);
       expect(res.headers.get('cache-control'), path).toBe('no-store');
     }
     // Pages and their assets decide for themselves (the shell is no-store, assets are cached).
