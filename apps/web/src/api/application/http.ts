@@ -148,3 +148,36 @@ export function relationList<A>(wire: WireRelationships, name: string): A[] {
   if (!rel || rel.object !== 'list') return [];
   return (rel as WireList<A>).data.map((item) => item.attributes);
 }
+
+/** How many items an included list holds (a location's nodes, a user's servers); null when not asked. */
+export function relationCount(wire: WireRelationships, name: string): number | null {
+  return wire.relationships?.[name] ? relationList(wire, name).length : null;
+}
+
+/** `/base/<id>` with the id escaped (ids from the address bar may be any text). */
+export function itemPath(base: string, id: number | string): string {
+  return `${base}/${encodeURIComponent(String(id))}`;
+}
+
+/** Application `allocation` (reference §5.1): a node's address, or one of a server's. */
+export interface WireAllocation {
+  id: number;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+  assigned: boolean;
+}
+
+export type Allocation = WireAllocation;
+
+export function toAllocation(wire: WireAllocation): Allocation {
+  return {
+    id: wire.id,
+    ip: wire.ip,
+    alias: wire.alias,
+    port: wire.port,
+    notes: wire.notes,
+    assigned: wire.assigned,
+  };
+}

@@ -2,7 +2,8 @@ import {
   deleteItem,
   getItem,
   getPage,
-  relationList,
+  itemPath,
+  relationCount,
   sendItem,
   type ListQuery,
   type Page,
@@ -36,8 +37,8 @@ export function toAdminLocation(wire: WireLocation): AdminLocation {
     long: wire.long,
     createdAt: wire.created_at,
     updatedAt: wire.updated_at,
-    nodeCount: wire.relationships?.nodes ? relationList(wire, 'nodes').length : null,
-    serverCount: wire.relationships?.servers ? relationList(wire, 'servers').length : null,
+    nodeCount: relationCount(wire, 'nodes'),
+    serverCount: relationCount(wire, 'servers'),
   };
 }
 
@@ -47,7 +48,7 @@ export function listLocations(query: ListQuery = {}): Promise<Page<AdminLocation
 }
 
 export function getLocation(id: number | string): Promise<AdminLocation> {
-  return getItem(`/locations/${encodeURIComponent(String(id))}`, toAdminLocation);
+  return getItem(itemPath('/locations', id), toAdminLocation);
 }
 
 export interface LocationInput {

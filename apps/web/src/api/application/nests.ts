@@ -21,6 +21,7 @@ import {
   type WireItem,
   type WireRelationships,
 } from './http.ts';
+import type { EggVariableChoice } from './servers.ts';
 
 /** Application `nest` and `egg` (reference §5.1), wire shapes in packages/shared. */
 export type { WireEgg, WireNest, WireEggVariable, EggImportMeta, EggUpdateBody, EggVariableBody, NestBody };
@@ -88,16 +89,9 @@ export function toAdminEgg(wire: WireEgg & WireRelationships): AdminEgg {
   };
 }
 
-export interface AdminEggVariable {
+export interface AdminEggVariable extends EggVariableChoice {
   id: number;
   eggId: number;
-  name: string;
-  description: string;
-  envVariable: string;
-  defaultValue: string;
-  userViewable: boolean;
-  userEditable: boolean;
-  rules: string;
 }
 
 export function toAdminEggVariable(wire: WireEggVariable): AdminEggVariable {

@@ -8,11 +8,15 @@ import {
   deleteItem,
   getItem,
   getPage,
+  itemPath,
   relationItem,
   requestApp,
   sendItem,
+  toAllocation,
+  type Allocation,
   type ListQuery,
   type Page,
+  type WireAllocation,
   type WireRelationships,
 } from './http.ts';
 
@@ -101,7 +105,7 @@ export function listNodes(query: ListQuery = {}): Promise<Page<AdminNode>> {
 }
 
 export function getNode(id: number | string): Promise<AdminNode> {
-  return getItem(`/nodes/${encodeURIComponent(String(id))}`, toAdminNode);
+  return getItem(itemPath('/nodes', id), toAdminNode);
 }
 
 /** Extension (docs/api.md "Nodes"): the daemon's system information, 3 s timeout. */
@@ -133,28 +137,14 @@ export function toNodeHealth(wire: WireNodeHealth): NodeHealth {
 }
 
 export function getNodeHealth(id: number | string): Promise<NodeHealth> {
-  return getItem(`/nodes/${encodeURIComponent(String(id))}/health`, toNodeHealth);
+  return getItem(`${itemPath('/nodes', id)}/health`, toNodeHealth);
 }
 
 /** Create/update body (reference §5.3 + extension `description`); numbers in MiB / ports. */
-export interface NodeInput {
-  name: string;
-  description: string | null;
-  location_id: number;
-  fqdn: string;
-  scheme: 'http' | 'https';
-  behind_proxy: boolean;
-  public: boolean;
-  maintenance_mode: boolean;
-  memory: number;
-  memory_overallocate: number;
-  disk: number;
-  disk_overallocate: number;
-  upload_size: number;
-  daemon_listen: number;
-  daemon_sftp: number;
-  daemon_base: string;
-}
+export type NodeInput = Omit<
+  WireNode,
+  'id' | 'uuid' | 'scheme' | 'created_at' | 'updated_at' | 'allocated_resources' | 'relationships'
+> & { scheme: 'http' | 'https' };
 
 export function createNode(input: NodeInput): Promise<AdminNode> {
   return sendItem('POST', '/nodes', input, toAdminNode);
@@ -222,37 +212,16 @@ export function createNodeSetupToken(id: number): Promise<NodeSetupToken> {
 }
 
 /** Application `allocation` (reference §5.1) with include=server. */
-export interface WireNodeAllocation extends WireRelationships {
-  id: number;
-  ip: string;
-  alias: string | null;
-  port: number;
-  notes: string | null;
-  assigned: boolean;
-}
+export interface WireNodeAllocation extends WireAllocation, WireRelationships {}
 
-export interface NodeAllocation {
-  id: number;
-  ip: string;
-  alias: string | null;
-  port: number;
-  notes: string | null;
-  assigned: boolean;
+export interface NodeAllocation extends Allocation {
   /** The server using it (include=server), null when free or not visible. */
   server: { id: number; name: string } | null;
 }
 
 export function toNodeAllocation(wire: WireNodeAllocation): NodeAllocation {
   const server = relationItem<{ id: number; name: string }>(wire, 'server');
-  return {
-    id: wire.id,
-    ip: wire.ip,
-    alias: wire.alias,
-    port: wire.port,
-    notes: wire.notes,
-    assigned: wire.assigned,
-    server: server ? { id: server.id, name: server.name } : null,
-  };
+  return { ...toAllocation(wire), server: server ? { id: server.id, name: server.name } : null };
 }
 
 /**

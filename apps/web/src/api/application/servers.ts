@@ -1,16 +1,30 @@
 import {
   getItem,
+  itemPath,
+  toAllocation,
   getPage,
   relationItem,
   relationList,
   requestApp,
   sendItem,
   type ListQuery,
+  type Allocation,
   type Page,
+  type WireAllocation,
   type WireRelationships,
 } from './http.ts';
 import { toAdminUser, type AdminUser, type WireAdminUser } from './users.ts';
 import { toAdminNode, type AdminNode, type WireNode } from './nodes.ts';
+
+/** A server's resource limits (MiB, %, IO weight; `threads` a CPU list), as read and as sent. */
+export interface ServerLimits {
+  memory: number;
+  swap: number;
+  disk: number;
+  io: number;
+  cpu: number;
+  threads: string | null;
+}
 
 /** Application `server` (reference §5.1). */
 export interface WireAdminServer extends WireRelationships {
@@ -22,15 +36,7 @@ export interface WireAdminServer extends WireRelationships {
   description: string;
   status: string | null;
   suspended: boolean;
-  limits: {
-    memory: number;
-    swap: number;
-    disk: number;
-    io: number;
-    cpu: number;
-    threads: string | null;
-    oom_disabled: boolean;
-  };
+  limits: ServerLimits & { oom_disabled: boolean };
   feature_limits: { databases: number | null; allocations: number | null; backups: number | null };
   user: number;
   node: number;
@@ -56,15 +62,7 @@ export interface AdminServer {
   description: string;
   status: string | null;
   suspended: boolean;
-  limits: {
-    memory: number;
-    swap: number;
-    disk: number;
-    io: number;
-    cpu: number;
-    threads: string | null;
-    oomDisabled: boolean;
-  };
+  limits: ServerLimits & { oomDisabled: boolean };
   featureLimits: { databases: number | null; allocations: number | null; backups: number | null };
   userId: number;
   nodeId: number;
@@ -125,44 +123,21 @@ export function toAdminServer(wire: WireAdminServer): AdminServer {
   };
 }
 
+const serverPath = (id: number | string) => itemPath('/servers', id);
+
 /** Filters (extension): owner_id, node_id, status; sorts: name, created_at. */
 export function listServers(query: ListQuery = {}): Promise<Page<AdminServer>> {
   return getPage('/servers', query, toAdminServer);
 }
 
 export function getServer(id: number | string, include: string[] = []): Promise<AdminServer> {
-  return getItem(`/servers/${encodeURIComponent(String(id))}`, toAdminServer, include);
+  return getItem(serverPath(id), toAdminServer, include);
 }
 
 /** Application `allocation` (reference §5.1), as a server's include or a node's free addresses. */
-export interface WireServerAllocation {
-  id: number;
-  ip: string;
-  alias: string | null;
-  port: number;
-  notes: string | null;
-  assigned: boolean;
-}
-
-export interface ServerAllocation {
-  id: number;
-  ip: string;
-  alias: string | null;
-  port: number;
-  notes: string | null;
-  assigned: boolean;
-}
-
-export function toServerAllocation(wire: WireServerAllocation): ServerAllocation {
-  return {
-    id: wire.id,
-    ip: wire.ip,
-    alias: wire.alias,
-    port: wire.port,
-    notes: wire.notes,
-    assigned: wire.assigned,
-  };
-}
+export type WireServerAllocation = WireAllocation;
+export type ServerAllocation = Allocation;
+export const toServerAllocation = toAllocation;
 
 /** `alias:port` when the address has an alias, else `ip:port` (IPv6 in brackets). */
 export function allocationAddress(allocation: { ip: string; alias: string | null; port: number }): string {
@@ -176,7 +151,7 @@ export function allocationAddress(allocation: { ip: string; alias: string | null
  */
 export async function listFreeAllocations(nodeId: number | string): Promise<ServerAllocation[]> {
   const page = await getPage(
-    `/nodes/${encodeURIComponent(String(nodeId))}/allocations`,
+    `${itemPath('/nodes', nodeId)}/allocations`,
     { perPage: 1000, filters: { server_id: 'false' } },
     toServerAllocation,
   );
@@ -222,24 +197,28 @@ interface WireEggVariable {
   rules: string | null;
 }
 
+function toEggVariableChoice(v: WireEggVariable): EggVariableChoice {
+  return {
+    name: v.name,
+    description: v.description ?? '',
+    envVariable: v.env_variable,
+    defaultValue: v.default_value ?? '',
+    userViewable: v.user_viewable,
+    userEditable: v.user_editable,
+    rules: v.rules ?? '',
+  };
+}
+
 export function getEggForServer(nestId: number | string, eggId: number | string): Promise<EggForServer> {
   return getItem(
-    `/nests/${encodeURIComponent(String(nestId))}/eggs/${encodeURIComponent(String(eggId))}`,
+    `${itemPath('/nests', nestId)}${itemPath('/eggs', eggId)}`,
     (wire: WireEggForServer) => ({
       id: wire.id,
       nestId: wire.nest,
       name: wire.name,
       dockerImages: wire.docker_images,
       startup: wire.startup,
-      variables: relationList<WireEggVariable>(wire, 'variables').map((v) => ({
-        name: v.name,
-        description: v.description ?? '',
-        envVariable: v.env_variable,
-        defaultValue: v.default_value ?? '',
-        userViewable: v.user_viewable,
-        userEditable: v.user_editable,
-        rules: v.rules ?? '',
-      })),
+      variables: relationList<WireEggVariable>(wire, 'variables').map(toEggVariableChoice),
     }),
     ['variables'],
   );
@@ -253,7 +232,7 @@ export interface CreateServerBody {
   docker_image: string;
   startup: string;
   environment: Record<string, string>;
-  limits: { memory: number; swap: number; disk: number; io: number; cpu: number; threads: string | null };
+  limits: ServerLimits;
   feature_limits: { databases: number; allocations: number; backups: number };
   allocation?: { default: number; additional: number[] };
   deploy?: { locations: number[]; dedicated_ip: boolean; port_range: string[] };
@@ -269,8 +248,6 @@ export function createServer(body: CreateServerBody): Promise<AdminServer> {
 }
 
 // ---- The admin server view (details, build, startup, manage): reference §5.5. ----
-
-const serverPath = (id: number | string) => `/servers/${encodeURIComponent(String(id))}`;
 
 /** A server's value of one egg variable (`include=variables`, reference §5.1 `server_variable`). */
 export interface ServerVariable extends EggVariableChoice {
@@ -288,13 +265,7 @@ export function getServerVariables(id: number | string): Promise<ServerVariable[
     serverPath(id),
     (wire: WireAdminServer) =>
       relationList<WireServerVariable>(wire, 'variables').map((v) => ({
-        name: v.name,
-        description: v.description ?? '',
-        envVariable: v.env_variable,
-        defaultValue: v.default_value ?? '',
-        userViewable: v.user_viewable,
-        userEditable: v.user_editable,
-        rules: v.rules ?? '',
+        ...toEggVariableChoice(v),
         serverValue: v.server_value,
       })),
     ['variables'],
@@ -317,7 +288,7 @@ export function updateServerDetails(id: number, body: ServerDetailsBody): Promis
 export interface ServerBuildBody {
   allocation: number;
   oom_disabled: boolean;
-  limits: { memory: number; swap: number; disk: number; io: number; cpu: number; threads: string | null };
+  limits: ServerLimits;
   feature_limits: { databases: number | null; allocations: number | null; backups: number };
   add_allocations: number[];
   remove_allocations: number[];

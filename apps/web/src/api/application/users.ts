@@ -3,7 +3,8 @@ import {
   deleteItem,
   getItem,
   getPage,
-  relationList,
+  itemPath,
+  relationCount,
   sendItem,
   type ListQuery,
   type Page,
@@ -44,7 +45,7 @@ export function toAdminUser(wire: WireAdminUser & WireRelationships): AdminUser 
     twoFactor: wire['2fa'],
     createdAt: wire.created_at,
     updatedAt: wire.updated_at,
-    serverCount: wire.relationships?.servers ? relationList(wire, 'servers').length : null,
+    serverCount: relationCount(wire, 'servers'),
   };
 }
 
@@ -54,7 +55,7 @@ export function listUsers(query: ListQuery = {}): Promise<Page<AdminUser>> {
 }
 
 export function getUser(id: number | string): Promise<AdminUser> {
-  return getItem(`/users/${encodeURIComponent(String(id))}`, toAdminUser);
+  return getItem(itemPath('/users', id), toAdminUser);
 }
 
 /** What the create and edit forms send (reference §5.2); no password on edit keeps the stored one. */
