@@ -1,13 +1,12 @@
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { updateEgg, type AdminEgg, type EggUpdateBody } from '../../../api/application/nests.ts';
+import type { AdminEgg } from '../../../api/application/nests.ts';
 import { Button } from '../../../components/Button.tsx';
 import { ContentBox } from '../../../components/ContentBox.tsx';
 import { TextAreaField, TextField } from '../../../components/Field.tsx';
 import { MessageBox } from '../../../components/MessageBox.tsx';
 import type { CodeEditorHandle } from '../../server/files/editor/CodeEditor.tsx';
-import { problemsByField } from './apiErrors.ts';
 import { CodeField } from './CodeField.tsx';
 import {
   DockerImagesEditor,
@@ -16,8 +15,9 @@ import {
   toImageRows,
   type ImageRow,
 } from './DockerImagesEditor.tsx';
-import { eggQueryKey, useEggOutlet } from './EggViewLayout.tsx';
+import { useEggOutlet } from './EggViewLayout.tsx';
 import { parseSection, sectionText } from './eggJson.ts';
+import { useEggSave, type EggSaveCheck } from './useEggSave.ts';
 
 /** The fields of this form, by the API's names (a 422's source_field lands on the one holding it). */
 const FIELDS = [
@@ -53,13 +53,9 @@ function EggConfigurationForm({ egg }: { egg: AdminEgg }) {
   const files = useRef<CodeEditorHandle>(null);
   const startDetection = useRef<CodeEditorHandle>(null);
   const logs = useRef<CodeEditorHandle>(null);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [other, setOther] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  // Said beside the button (not as a page flash): it belongs to this tab and goes with it.
-  const [saved, setSaved] = useState(false);
+  const { errors, other, busy, saved, save } = useEggSave(egg, FIELDS);
 
-  const check = (): { body: EggUpdateBody } | { problems: Partial<Record<Field, string>> } => {
+  const check = (): EggSaveCheck<Field> => {
     const problems: Partial<Record<Field, string>> = {};
     if (name.trim() === '') problems.name = t('nests.config.name_required');
     else if (name.length > 191) problems.name = t('nests.config.too_long');
@@ -97,29 +93,8 @@ function EggConfigurationForm({ egg }: { egg: AdminEgg }) {
     };
   };
 
-  const submit = async () => {
-    setOther([]);
-    const checked = check();
-    if ('problems' in checked) {
-      setErrors(checked.problems);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    setSaved(false);
-    try {
-      const updated = await updateEgg(egg.nestId, egg.id, checked.body);
-      client.setQueryData(eggQueryKey(egg.id), { ...updated, serverCount: egg.serverCount });
-      void client.invalidateQueries({ queryKey: ['admin', 'nests', 'view'] });
-      setSaved(true);
-    } catch (error) {
-      const sorted = problemsByField(error, FIELDS);
-      setErrors(sorted.byField);
-      setOther(sorted.other);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () =>
+    save(check(), () => void client.invalidateQueries({ queryKey: ['admin', 'nests', 'view'] }));
 
   return (
     <form

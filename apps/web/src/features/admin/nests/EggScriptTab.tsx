@@ -1,15 +1,14 @@
 import { useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { updateEgg, type AdminEgg } from '../../../api/application/nests.ts';
+import type { AdminEgg } from '../../../api/application/nests.ts';
 import { Button } from '../../../components/Button.tsx';
 import { ContentBox } from '../../../components/ContentBox.tsx';
 import { TextField } from '../../../components/Field.tsx';
 import { MessageBox } from '../../../components/MessageBox.tsx';
 import type { CodeEditorHandle } from '../../server/files/editor/CodeEditor.tsx';
-import { problemsByField } from './apiErrors.ts';
 import { CodeField } from './CodeField.tsx';
-import { eggQueryKey, useEggOutlet } from './EggViewLayout.tsx';
+import { useEggOutlet } from './EggViewLayout.tsx';
+import { useEggSave, type EggSaveCheck } from './useEggSave.ts';
 
 const FIELDS = ['script.install', 'script.container', 'script.entry', 'script'] as const;
 type Field = (typeof FIELDS)[number];
@@ -22,44 +21,29 @@ export function EggScriptTab() {
 
 function EggScriptForm({ egg }: { egg: AdminEgg }) {
   const { t } = useTranslation('admin');
-  const client = useQueryClient();
   const script = useRef<CodeEditorHandle>(null);
   const [container, setContainer] = useState(egg.script.container);
   const [entry, setEntry] = useState(egg.script.entry);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [other, setOther] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  // Said beside the button (not as a page flash): it belongs to this tab and goes with it.
-  const [saved, setSaved] = useState(false);
+  const { errors, other, busy, saved, save } = useEggSave(egg, FIELDS);
 
-  const submit = async () => {
-    setOther([]);
+  const check = (): EggSaveCheck<Field> => {
     const problems: Partial<Record<Field, string>> = {};
     if (container.trim() === '') problems['script.container'] = t('nests.script.container_required');
     if (entry.trim() === '') problems['script.entry'] = t('nests.script.entry_required');
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
+    if (Object.keys(problems).length > 0) return { problems };
     const install = script.current?.snapshot()?.text;
-    setBusy(true);
-    setSaved(false);
-    try {
-      const updated = await updateEgg(egg.nestId, egg.id, {
+    return {
+      body: {
         script: {
           ...(install === undefined ? {} : { install }),
           container: container.trim(),
           entry: entry.trim(),
         },
-      });
-      client.setQueryData(eggQueryKey(egg.id), { ...updated, serverCount: egg.serverCount });
-      setSaved(true);
-    } catch (error) {
-      const sorted = problemsByField(error, FIELDS);
-      setErrors(sorted.byField);
-      setOther(sorted.other);
-    } finally {
-      setBusy(false);
-    }
+      },
+    };
   };
+
+  const submit = () => save(check());
 
   return (
     <form
