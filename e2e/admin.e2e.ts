@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
+import { expectFocusKeptInDialog, expectKeyboardWalkable } from './keyboard.ts';
 import { signIn, terminalText, waitForStatus } from './servers.ts';
 
 // Issue 16: an operator runs the whole panel from the browser. One fresh `npm start`-style panel for
@@ -302,5 +303,30 @@ describe('the admin area in Chromium', () => {
     expect(first.status).toBe(200);
     expect(((await first.json()) as { remote: string }).remote).toBe(panel.url);
     expect((await redeem()).status).toBe(404);
+  });
+  it('the admin screens can be used with the keyboard alone: Tab reaches and leaves everything', async () => {
+    // The egg editor's code fields keep Tab for indenting (Esc, then Tab moves on): not walked here.
+    const screens = [
+      ['/admin', 'Memory given to servers'],
+      ['/admin/users', player.email],
+      ['/admin/servers/new', 'Startup command'],
+      [`/admin/servers/view/${serverId}/build`, 'Save build'],
+      ['/admin/nodes/view/1/allocations', 'Add allocations'],
+      ['/admin/settings', 'Send test mail'],
+      ['/admin/api', 'Create key'],
+    ] as const;
+    for (const [address, proof] of screens) {
+      await admin.goto(`${panel.url}${address}`);
+      await expect.poll(() => admin.getByText(proof).first().isVisible(), { message: address }).toBe(true);
+      // Lists that arrive after the page (free addresses, node health) must be there before the walk.
+      await admin.waitForLoadState('networkidle');
+      await expectKeyboardWalkable(admin);
+    }
+    // A confirmation keeps the focus inside until it is answered.
+    await admin.goto(`${panel.url}/admin/servers/view/${serverId}/manage`);
+    await admin.getByRole('button', { name: 'Reinstall server' }).click();
+    await expectFocusKeptInDialog(admin);
+    await admin.keyboard.press('Escape');
+    await expect.poll(() => admin.getByRole('dialog').count()).toBe(0);
   });
 });
