@@ -1,19 +1,23 @@
 import type { Path } from 'react-hook-form';
-import { splitVariableRules } from '@talon/shared/eggs/variable-rules';
-import { validate } from '@talon/shared/rules';
 import type { CreateServerBody, EggVariableChoice } from '../../../../api/application/servers.ts';
 import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
+import {
+  CUSTOM_IMAGE,
+  dockerImageProblem,
+  limitsProblems,
+  trimAll,
+  variablesProblems,
+  whole,
+  type LimitsText,
+} from '../serverRules.ts';
 
 /**
  * The new server form's values and rules: the application API's (reference §5.5, `POST /servers`),
  * checked before sending so most mistakes show at once; the API's 422s land on the same fields,
  * which are named after the wire fields (`limits.memory`, `environment.SERVER_PORT`…).
  */
-export const CUSTOM_IMAGE = '__custom__';
+export { CUSTOM_IMAGE };
 
-/** The image rule of the API (`^~?[\w./\-:@ ]*$`, at most 191 characters). */
-const DOCKER_IMAGE = /^~?[\w./\-:@ ]*$/u;
-const THREADS = /^[0-9-,]+$/u;
 const PORT_ENTRY = /^\d{1,5}(-\d{1,5})?$/u;
 
 export interface NewServerValues {
@@ -33,7 +37,7 @@ export interface NewServerValues {
   docker_image: string;
   startup: string;
   environment: Record<string, string>;
-  limits: { memory: string; swap: string; disk: string; io: string; cpu: string; threads: string };
+  limits: LimitsText;
   feature_limits: { databases: string; allocations: string; backups: string };
   oom_disabled: boolean;
   start_on_completion: boolean;
@@ -63,47 +67,13 @@ export const NEW_SERVER_DEFAULTS: NewServerValues = {
   skip_scripts: false,
 };
 
-/** The problem with a whole-number text box, or undefined. */
-function whole(text: string, label: string, min: number, max = Number.MAX_SAFE_INTEGER): string | undefined {
-  const v = text.trim();
-  if (v === '') return `Enter the ${label}.`;
-  if (!/^-?\d+$/u.test(v)) return `The ${label} must be a whole number.`;
-  if (Number(v) < min || Number(v) > max) {
-    return max === Number.MAX_SAFE_INTEGER
-      ? `The ${label} must be at least ${min}.`
-      : `The ${label} must be between ${min} and ${max}.`;
-  }
-  return undefined;
-}
-
-/** A variable's value checked with its own rules, as the panel checks it (empty counts as unset). */
-export function variableError(variable: EggVariableChoice, value: string): string | null {
-  const field = `environment.${variable.envVariable}`;
-  const trimmed = value.trim();
-  const failures = validate(
-    { environment: { [variable.envVariable]: trimmed === '' ? null : trimmed } },
-    { [field]: splitVariableRules(variable.rules) },
-    { [field]: `${variable.name} variable` },
-  );
-  return failures[0]?.detail ?? null;
-}
-
 /** The form's rules; the egg's variables are part of them. */
 export function newServerProblems(
   variables: EggVariableChoice[],
   v: NewServerValues,
 ): FormProblems<NewServerValues> {
-  const threads = v.limits.threads.trim();
   const problems: FormProblems<NewServerValues> = {
-    'limits.memory': whole(v.limits.memory, 'memory limit', 0),
-    'limits.swap': whole(v.limits.swap, 'swap limit', -1),
-    'limits.disk': whole(v.limits.disk, 'disk limit', 0),
-    'limits.io': whole(v.limits.io, 'block IO weight', 10, 1000),
-    'limits.cpu': whole(v.limits.cpu, 'CPU limit', 0),
-    'limits.threads':
-      threads === '' || THREADS.test(threads)
-        ? undefined
-        : 'Threads are numbers, commas and dashes, like 0-1,3.',
+    ...limitsProblems(v.limits),
     'feature_limits.databases': whole(v.feature_limits.databases, 'database limit', 0),
     'feature_limits.allocations': whole(v.feature_limits.allocations, 'allocation limit', 0),
     'feature_limits.backups': whole(v.feature_limits.backups, 'backup limit', 0),
@@ -115,11 +85,8 @@ export function newServerProblems(
   if (v.external_id.trim().length > 191)
     problems.external_id = 'The external ID may not be longer than 191 characters.';
   if (v.egg === '') problems.egg = 'Choose what the server runs (an egg).';
-  const image = v.docker_image.trim();
-  if (image === '') problems.docker_image = 'Choose or enter a Docker image.';
-  else if (image.length > 191) problems.docker_image = 'The image may not be longer than 191 characters.';
-  else if (!DOCKER_IMAGE.test(image))
-    problems.docker_image = 'The image may only contain letters, numbers and . / - : @ _ and spaces.';
+  const imageProblem = dockerImageProblem(v.docker_image);
+  if (imageProblem) problems.docker_image = imageProblem;
   if (v.startup.trim() === '') problems.startup = 'Enter the startup command.';
 
   if (v.where === 'node') {
@@ -131,25 +98,19 @@ export function newServerProblems(
     if (bad !== undefined)
       problems['deploy.port_range'] = `"${bad}" is not a port or a range of ports like 25565-25600.`;
   }
-  for (const variable of variables) {
-    const message = variableError(variable, v.environment[variable.envVariable] ?? '');
-    if (message) problems[`environment.${variable.envVariable}`] = message;
-  }
-  return problems;
+  return { ...problems, ...variablesProblems(variables, v.environment) };
 }
 
 /** The checked values go on with their text boxes trimmed. */
 function tidyNewServer(v: NewServerValues): NewServerValues {
-  const trim = <T extends Record<string, string>>(group: T) =>
-    Object.fromEntries(Object.entries(group).map(([k, text]) => [k, text.trim()])) as T;
   return {
     ...v,
     name: v.name.trim(),
     external_id: v.external_id.trim(),
     docker_image: v.docker_image.trim(),
     startup: v.startup.trim(),
-    limits: trim(v.limits),
-    feature_limits: trim(v.feature_limits),
+    limits: trimAll(v.limits),
+    feature_limits: trimAll(v.feature_limits),
   };
 }
 

@@ -1,26 +1,13 @@
 import type { Path } from 'react-hook-form';
 import type { AdminServer, ServerBuildBody } from '../../../../api/application/servers.ts';
 import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
+import { limitsProblems, trimAll, whole, type LimitsText } from '../serverRules.ts';
 
 /**
  * PATCH …/build rules (reference §5.5, nested `limits` shape), checked before sending; the API's
  * 422s land on the same fields, which carry the wire names (`limits.memory`…).
  */
-const THREADS = /^[0-9-,]+$/u;
 const WHOLE = /^-?\d+$/u;
-
-/** The problem with a whole-number text box, or undefined. */
-function whole(text: string, label: string, min: number, max?: number): string | undefined {
-  const v = text.trim();
-  if (v === '') return `Enter the ${label}.`;
-  if (!WHOLE.test(v)) return `The ${label} must be a whole number.`;
-  if (Number(v) < min || (max !== undefined && Number(v) > max)) {
-    return max === undefined
-      ? `The ${label} must be at least ${min}.`
-      : `The ${label} must be between ${min} and ${max}.`;
-  }
-  return undefined;
-}
 
 /** Empty means "no limit set" (null on the wire). */
 function optionalWhole(text: string, label: string): string | undefined {
@@ -31,7 +18,7 @@ function optionalWhole(text: string, label: string): string | undefined {
 }
 
 export interface BuildValues {
-  limits: { memory: string; swap: string; disk: string; io: string; cpu: string; threads: string };
+  limits: LimitsText;
   oom_killer: boolean;
   feature_limits: { databases: string; allocations: string; backups: string };
   allocation: string;
@@ -40,17 +27,8 @@ export interface BuildValues {
 }
 
 export function buildProblems(v: BuildValues): FormProblems<BuildValues> {
-  const threads = v.limits.threads.trim();
   const problems: FormProblems<BuildValues> = {
-    'limits.memory': whole(v.limits.memory, 'memory limit', 0),
-    'limits.swap': whole(v.limits.swap, 'swap limit', -1),
-    'limits.disk': whole(v.limits.disk, 'disk limit', 0),
-    'limits.io': whole(v.limits.io, 'block IO weight', 10, 1000),
-    'limits.cpu': whole(v.limits.cpu, 'CPU limit', 0),
-    'limits.threads':
-      threads === '' || THREADS.test(threads)
-        ? undefined
-        : 'Threads are numbers, commas and dashes, like 0-1,3.',
+    ...limitsProblems(v.limits),
     'feature_limits.databases': optionalWhole(v.feature_limits.databases, 'database limit'),
     'feature_limits.allocations': optionalWhole(v.feature_limits.allocations, 'address limit'),
     'feature_limits.backups': whole(v.feature_limits.backups, 'backup limit', 0),
@@ -63,9 +41,7 @@ export function buildProblems(v: BuildValues): FormProblems<BuildValues> {
 
 /** The checked values go on with their text boxes trimmed. */
 function tidyBuild(v: BuildValues): BuildValues {
-  const trim = <T extends Record<string, string>>(group: T) =>
-    Object.fromEntries(Object.entries(group).map(([k, text]) => [k, text.trim()])) as T;
-  return { ...v, limits: trim(v.limits), feature_limits: trim(v.feature_limits) };
+  return { ...v, limits: trimAll(v.limits), feature_limits: trimAll(v.feature_limits) };
 }
 
 export const buildResolver = problemsResolver(buildProblems, tidyBuild);

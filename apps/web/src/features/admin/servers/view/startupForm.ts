@@ -1,12 +1,10 @@
 import type { Path } from 'react-hook-form';
-import { splitVariableRules } from '@talon/shared/eggs/variable-rules';
-import { validate } from '@talon/shared/rules';
 import type { EggVariableChoice, ServerStartupBody } from '../../../../api/application/servers.ts';
 import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
+import { CUSTOM_IMAGE, dockerImageProblem, variablesProblems } from '../serverRules.ts';
 
 /** PATCH …/startup rules (reference §5.5); each variable is checked with its own rules, as the panel does. */
-export const CUSTOM_IMAGE = '__custom__';
-const DOCKER_IMAGE = /^~?[\w./\-:@ ]*$/u;
+export { CUSTOM_IMAGE };
 
 export interface StartupValues {
   nest: string;
@@ -19,17 +17,6 @@ export interface StartupValues {
   skip_scripts: boolean;
 }
 
-export function variableError(variable: EggVariableChoice, value: string): string | null {
-  const field = `environment.${variable.envVariable}`;
-  const trimmed = value.trim();
-  const failures = validate(
-    { environment: { [variable.envVariable]: trimmed === '' ? null : trimmed } },
-    { [field]: splitVariableRules(variable.rules) },
-    { [field]: `${variable.name} variable` },
-  );
-  return failures[0]?.detail ?? null;
-}
-
 /** The form's rules; the egg's variables are part of them. */
 export function startupProblems(
   variables: EggVariableChoice[],
@@ -37,17 +24,10 @@ export function startupProblems(
 ): FormProblems<StartupValues> {
   const problems: FormProblems<StartupValues> = {};
   if (v.egg === '') problems.egg = 'Choose the egg the server runs.';
-  const image = v.image.trim();
-  if (image === '') problems.image = 'Choose or enter a Docker image.';
-  else if (image.length > 191) problems.image = 'The image may not be longer than 191 characters.';
-  else if (!DOCKER_IMAGE.test(image))
-    problems.image = 'The image may only contain letters, numbers and . / - : @ _ and spaces.';
+  const imageProblem = dockerImageProblem(v.image);
+  if (imageProblem) problems.image = imageProblem;
   if (v.startup.trim() === '') problems.startup = 'Enter the startup command.';
-  for (const variable of variables) {
-    const message = variableError(variable, v.environment[variable.envVariable] ?? '');
-    if (message) problems[`environment.${variable.envVariable}`] = message;
-  }
-  return problems;
+  return { ...problems, ...variablesProblems(variables, v.environment) };
 }
 
 /** A resolver over startupProblems with the egg's variables; the values go on with image and command trimmed. */
