@@ -53,6 +53,33 @@ export function wireUser(id: number, username: string, extra: Record<string, unk
   };
 }
 
+/** An application-API node (reference §5.1); `extra` overrides or adds fields. */
+export function wireNode(id: number, name: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    uuid: `node-${id}`,
+    public: true,
+    name,
+    description: null,
+    location_id: 1,
+    fqdn: `${name.toLowerCase()}.example.com`,
+    scheme: 'https',
+    behind_proxy: false,
+    maintenance_mode: false,
+    memory: 8192,
+    memory_overallocate: 0,
+    disk: 102400,
+    disk_overallocate: 0,
+    upload_size: 100,
+    daemon_listen: 8080,
+    daemon_sftp: 2022,
+    daemon_base: '/var/lib/talon',
+    created_at: '2025-01-05T10:00:00+00:00',
+    updated_at: null,
+    ...extra,
+  };
+}
+
 export interface FetchRoute {
   /** Default GET. */
   method?: string;

@@ -1,64 +1,10 @@
-/** Wire answers and a fetch router for the servers list and create tests. */
-
-export interface Route {
-  method?: string;
-  /** Matched against the path (no query) when a string, the whole URL when a RegExp. */
-  url: string | RegExp;
-  status: number;
-  body?: unknown;
-}
-
-/** Answers each call with the first route matching its method and address; records the calls. */
-export function routes(list: Route[]) {
-  const calls: { url: string; method: string; body: unknown }[] = [];
-  const fn = (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const method = (init?.method ?? 'GET').toUpperCase();
-    calls.push({ url, method, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
-    const route = list.find(
-      (r) =>
-        (r.method ?? 'GET') === method &&
-        (typeof r.url === 'string' ? url.split('?')[0] === r.url : r.url.test(url)),
-    );
-    const status = route?.status ?? 500;
-    const body = route ? route.body : { errors: [{ detail: `unexpected call ${method} ${url}` }] };
-    return Promise.resolve(
-      new Response(status === 204 || body === undefined ? null : JSON.stringify(body), { status }),
-    );
-  };
-  return { fn, calls };
-}
-
-export function wireNode(id: number, name: string) {
-  return {
-    id,
-    uuid: `node-${id}`,
-    public: true,
-    name,
-    description: null,
-    location_id: 1,
-    fqdn: '127.0.0.1',
-    scheme: 'http',
-    behind_proxy: false,
-    maintenance_mode: false,
-    memory: 8192,
-    memory_overallocate: 0,
-    disk: 51200,
-    disk_overallocate: 0,
-    upload_size: 100,
-    daemon_listen: 8080,
-    daemon_sftp: 2022,
-    daemon_base: '/var/lib/talon',
-    created_at: '2025-01-05T10:00:00+00:00',
-    updated_at: null,
-  };
-}
+/** Wire answers for the servers list, create and view tests (the fetch router is routeFetch in ../testing.ts). */
 
 export function wireAllocation(id: number, port: number, extra: Record<string, unknown> = {}) {
   return { id, ip: '127.0.0.1', alias: null, port, notes: null, assigned: false, ...extra };
 }
 
-export function wireServer(id: number, name: string, extra: Record<string, unknown> = {}) {
+export function wireServer<E extends Record<string, unknown>>(id: number, name: string, extra: E = {} as E) {
   return {
     id,
     external_id: null,

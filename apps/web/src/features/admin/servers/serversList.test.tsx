@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../../test/render.tsx';
-import { signInForTest, wireList, wireUser } from '../testing.ts';
-import { routes, wireAllocation, wireNode, wireServer } from './serverFixtures.ts';
+import { routeFetch, signInForTest, wireList, wireNode, wireUser } from '../testing.ts';
+import { wireAllocation, wireServer } from './serverFixtures.ts';
 import { ServersListPage } from './ServersListPage.tsx';
 
 function withRelations(server: ReturnType<typeof wireServer>) {
@@ -24,7 +24,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('admin servers list', () => {
   it('shows name and identifier, owner, node, address, status and limits, linking to the server', async () => {
-    const fetch = routes([
+    const fetch = routeFetch([
       nodes,
       {
         url: '/api/application/servers',
@@ -51,7 +51,7 @@ describe('admin servers list', () => {
   });
 
   it('sends search, sort, owner, node and status from the address bar', async () => {
-    const fetch = routes([
+    const fetch = routeFetch([
       nodes,
       {
         url: '/api/application/users/3',
@@ -81,7 +81,7 @@ describe('admin servers list', () => {
   });
 
   it('filters by owner picked by search, and clears it', async () => {
-    const fetch = routes([
+    const fetch = routeFetch([
       nodes,
       { url: '/api/application/users', status: 200, body: wireList('user', [wireUser(3, 'alice')]) },
       { url: '/api/application/servers', status: 200, body: wireList('server', []) },
@@ -103,7 +103,7 @@ describe('admin servers list', () => {
   it('says what went wrong when the list cannot be loaded, with a retry', async () => {
     vi.stubGlobal(
       'fetch',
-      routes([
+      routeFetch([
         nodes,
         {
           url: '/api/application/servers',

@@ -2,18 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../../../test/render.tsx';
-import { signInForTest, wireList, wireUser } from '../../testing.ts';
-import {
-  routes,
-  wireAllocation,
-  wireEggWithVariables,
-  wireNode,
-  wireServer,
-  type Route,
-} from '../serverFixtures.ts';
+import { routeFetch, signInForTest, wireList, wireNode, wireUser, type FetchRoute } from '../../testing.ts';
+import { wireAllocation, wireEggWithVariables, wireServer } from '../serverFixtures.ts';
 import { NewServerPage } from './NewServerPage.tsx';
 
-function baseRoutes(extra: Route[] = []): Route[] {
+function baseRoutes(extra: FetchRoute[] = []): FetchRoute[] {
   const egg = wireEggWithVariables();
   return [
     ...extra,
@@ -68,7 +61,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('admin new server form', () => {
   it('creates a server with owner and name only: node, address, egg, image, command and variables come prefilled', async () => {
-    const fetch = routes(
+    const fetch = routeFetch(
       baseRoutes([
         {
           method: 'POST',
@@ -122,7 +115,7 @@ describe('admin new server form', () => {
   });
 
   it('checks the fields and the egg variables with their rules before sending', async () => {
-    const fetch = routes(baseRoutes());
+    const fetch = routeFetch(baseRoutes());
     vi.stubGlobal('fetch', fetch.fn);
     renderAt(<NewServerPage />, { path: '/admin/servers/new' });
     await eggLoaded();
@@ -144,7 +137,7 @@ describe('admin new server form', () => {
   });
 
   it('shows the API’s 422 errors beside their fields, variables included', async () => {
-    const fetch = routes(
+    const fetch = routeFetch(
       baseRoutes([
         {
           method: 'POST',
@@ -193,7 +186,7 @@ describe('admin new server form', () => {
   });
 
   it('deploys by location and says in words when no node has room', async () => {
-    const fetch = routes(
+    const fetch = routeFetch(
       baseRoutes([
         {
           method: 'POST',
@@ -236,7 +229,7 @@ describe('admin new server form', () => {
   });
 
   it('takes a custom image instead of the egg’s', async () => {
-    const fetch = routes(
+    const fetch = routeFetch(
       baseRoutes([
         {
           method: 'POST',

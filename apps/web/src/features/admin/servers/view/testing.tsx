@@ -1,15 +1,8 @@
 import { vi } from 'vitest';
 import { renderAt } from '../../../../test/render.tsx';
-import { wireList, wireUser } from '../../testing.ts';
-import { ServerViewLayout } from '../ServerViewLayout.tsx';
-import {
-  ServerAboutTab,
-  ServerBuildTab,
-  ServerDatabasesTab,
-  ServerDetailsTab,
-  ServerManageTab,
-  ServerStartupTab,
-} from '../ServerTabs.tsx';
+import { wireList, wireNode, wireUser } from '../../testing.ts';
+import { serverViewRoute } from '../index.ts';
+import { wireAllocation as anyAllocation, wireServer as anyServer } from '../serverFixtures.ts';
 
 /** One recorded request of the fake API. */
 export interface ApiCall {
@@ -68,28 +61,19 @@ export function fakeApi(handlers: Record<string, Handler | Handler[]>) {
 export const SERVER_PATH = '/api/application/servers/7';
 
 export function wireAllocation(id: number, port: number, assigned = true) {
-  return { id, ip: '10.0.0.5', alias: null, port, notes: null, assigned };
+  return anyAllocation(id, port, { ip: '10.0.0.5', assigned });
 }
 
 /** The server the tests look at: "Lobby" (id 7) of alice on node "local", primary 10.0.0.5:25565. */
 export function wireServer(extra: Record<string, unknown> = {}) {
   return {
     object: 'server',
-    attributes: {
-      id: 7,
-      external_id: null,
+    attributes: anyServer(7, 'Lobby', {
       uuid: 'c0ffee00-1111-2222-3333-444455556666',
       identifier: 'c0ffee00',
-      name: 'Lobby',
       description: 'The hub',
-      status: null,
-      suspended: false,
       limits: { memory: 1024, swap: 0, disk: 5120, io: 500, cpu: 100, threads: null, oom_disabled: true },
       feature_limits: { databases: 2, allocations: 3, backups: 1 },
-      user: 3,
-      node: 1,
-      allocation: 11,
-      nest: 1,
       egg: 5,
       container: {
         startup_command: 'java -Xmx{{SERVER_MEMORY}}M -jar {{SERVER_JARFILE}}',
@@ -98,39 +82,23 @@ export function wireServer(extra: Record<string, unknown> = {}) {
         environment: { SERVER_JARFILE: 'server.jar' },
       },
       created_at: '2025-03-01T10:00:00+00:00',
-      updated_at: null,
       relationships: {
         user: { object: 'user', attributes: wireUser(3, 'alice') },
         node: {
           object: 'node',
-          attributes: {
-            id: 1,
-            uuid: 'node-1',
-            public: true,
-            name: 'local',
-            description: null,
-            location_id: 1,
+          attributes: wireNode(1, 'local', {
             fqdn: '127.0.0.1',
             scheme: 'http',
-            behind_proxy: false,
-            maintenance_mode: false,
-            memory: 8192,
-            memory_overallocate: 0,
             disk: 50000,
-            disk_overallocate: 0,
-            upload_size: 100,
-            daemon_listen: 8080,
-            daemon_sftp: 2022,
             daemon_base: '/srv',
             created_at: '2025-01-01T00:00:00+00:00',
-            updated_at: null,
             allocated_resources: { memory: 1024, disk: 5120 },
-          },
+          }),
         },
         allocations: wireList('allocation', [wireAllocation(11, 25565), wireAllocation(12, 25566)]),
       },
       ...extra,
-    },
+    }),
   };
 }
 
@@ -185,18 +153,7 @@ export function renderServerView(tab = '') {
     path: `/admin/servers/view/7${tab ? `/${tab}` : ''}`,
     routes: [
       { path: '/admin/servers', element: <p>The servers list</p> },
-      {
-        path: '/admin/servers/view/:id',
-        Component: ServerViewLayout,
-        children: [
-          { index: true, Component: ServerAboutTab },
-          { path: 'details', Component: ServerDetailsTab },
-          { path: 'build', Component: ServerBuildTab },
-          { path: 'startup', Component: ServerStartupTab },
-          { path: 'databases', Component: ServerDatabasesTab },
-          { path: 'manage', Component: ServerManageTab },
-        ],
-      },
+      { ...serverViewRoute, path: '/admin/servers/view/:id' },
     ],
   });
 }
