@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { renderAt } from '../../../test/render.tsx';
-import { routeFetch, signInForTest, wireList, type FetchRoute } from '../testing.ts';
+import { routeFetch, signInForTest, wireList, wireNode as anyNode, type FetchRoute } from '../testing.ts';
 import { NodesListPage } from './NodesListPage.tsx';
 import {
   NewNodePage,
@@ -17,31 +17,14 @@ import {
 beforeEach(() => signInForTest(true));
 afterEach(() => vi.unstubAllGlobals());
 
-const wireNode = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  uuid: `node-uuid-${id}`,
-  public: true,
-  name,
-  description: null,
-  location_id: 1,
-  fqdn: `${name.toLowerCase()}.example.com`,
-  scheme: 'https',
-  behind_proxy: false,
-  maintenance_mode: false,
-  memory: 8192,
-  memory_overallocate: 0,
-  disk: 102400,
-  disk_overallocate: 0,
-  upload_size: 100,
-  daemon_listen: 8080,
-  daemon_sftp: 2022,
-  daemon_base: '/var/lib/talon/volumes',
-  created_at: '2025-01-05T10:00:00+00:00',
-  updated_at: null,
-  allocated_resources: { memory: 2048, disk: 10240 },
-  relationships: { location: { object: 'location', attributes: { id: 1, short: 'eu-west', long: null } } },
-  ...extra,
-});
+const wireNode = (id: number, name: string, extra: Record<string, unknown> = {}) =>
+  anyNode(id, name, {
+    uuid: `node-uuid-${id}`,
+    daemon_base: '/var/lib/talon/volumes',
+    allocated_resources: { memory: 2048, disk: 10240 },
+    relationships: { location: { object: 'location', attributes: { id: 1, short: 'eu-west', long: null } } },
+    ...extra,
+  });
 
 const online = (version = '0.1.0') => ({
   object: 'node_health',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { renderAt } from '../../../test/render.tsx';
 import { OverviewPage } from './OverviewPage.tsx';
-import { wireList } from '../testing.ts';
+import { wireList, wireNode } from '../testing.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -21,29 +21,12 @@ const overview = (steps: Partial<Record<string, boolean>> = {}) => ({
   },
 });
 
-const node = (id: number, name: string, allocated: { memory: number; disk: number }) => ({
-  id,
-  uuid: `n-${id}`,
-  public: true,
-  name,
-  description: null,
-  location_id: 1,
-  fqdn: `${name.toLowerCase()}.example.com`,
-  scheme: 'https',
-  behind_proxy: false,
-  maintenance_mode: false,
-  memory: 8192,
-  memory_overallocate: 0,
-  disk: 102400,
-  disk_overallocate: 0,
-  upload_size: 100,
-  daemon_listen: 8080,
-  daemon_sftp: 2022,
-  daemon_base: '/var/lib/talon',
-  created_at: '2025-01-01T00:00:00+00:00',
-  updated_at: null,
-  allocated_resources: allocated,
-});
+const node = (id: number, name: string, allocated: { memory: number; disk: number }) =>
+  wireNode(id, name, {
+    uuid: `n-${id}`,
+    created_at: '2025-01-01T00:00:00+00:00',
+    allocated_resources: allocated,
+  });
 
 const health = (reachable: boolean, error: string | null = null) => ({
   object: 'node_health',

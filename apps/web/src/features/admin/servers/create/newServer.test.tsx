@@ -56,24 +56,29 @@ async function eggLoaded() {
   await waitFor(() => expect(screen.getByLabelText('Primary address')).toHaveValue('11'));
 }
 
+/** The API's answer to the create: the new server "Survival" (id 9). */
+const CREATED: FetchRoute = {
+  method: 'POST',
+  url: '/api/application/servers',
+  status: 201,
+  body: { object: 'server', attributes: wireServer(9, 'Survival') },
+};
+
+/** Opens the form on the fake API (plus `extra` routes, tried first) and waits for the egg. */
+async function openForm(extra: FetchRoute[] = []) {
+  const fetch = routeFetch(baseRoutes(extra));
+  vi.stubGlobal('fetch', fetch.fn);
+  const { router } = renderAt(<NewServerPage />, { path: '/admin/servers/new' });
+  await eggLoaded();
+  return { fetch, router };
+}
+
 beforeEach(() => signInForTest(true));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('admin new server form', () => {
   it('creates a server with owner and name only: node, address, egg, image, command and variables come prefilled', async () => {
-    const fetch = routeFetch(
-      baseRoutes([
-        {
-          method: 'POST',
-          url: '/api/application/servers',
-          status: 201,
-          body: { object: 'server', attributes: wireServer(9, 'Survival') },
-        },
-      ]),
-    );
-    vi.stubGlobal('fetch', fetch.fn);
-    const { router } = renderAt(<NewServerPage />, { path: '/admin/servers/new' });
-    await eggLoaded();
+    const { fetch, router } = await openForm([CREATED]);
     expect(screen.getByLabelText('Node')).toHaveValue('1');
     expect(screen.getByLabelText('Egg')).toHaveValue('2');
     expect(screen.getByLabelText('Docker image')).toHaveValue('ghcr.io/talon/node:20');
@@ -115,10 +120,7 @@ describe('admin new server form', () => {
   });
 
   it('checks the fields and the egg variables with their rules before sending', async () => {
-    const fetch = routeFetch(baseRoutes());
-    vi.stubGlobal('fetch', fetch.fn);
-    renderAt(<NewServerPage />, { path: '/admin/servers/new' });
-    await eggLoaded();
+    const { fetch } = await openForm();
     await userEvent.clear(screen.getByLabelText('Max players'));
     await userEvent.type(screen.getByLabelText('Max players'), '500');
     await userEvent.clear(screen.getByLabelText('Block IO weight'));
@@ -137,40 +139,35 @@ describe('admin new server form', () => {
   });
 
   it('shows the API’s 422 errors beside their fields, variables included', async () => {
-    const fetch = routeFetch(
-      baseRoutes([
-        {
-          method: 'POST',
-          url: '/api/application/servers',
-          status: 422,
-          body: {
-            errors: [
-              {
-                code: 'ValidationException',
-                status: '422',
-                detail: 'The external id has already been taken.',
-                meta: { source_field: 'external_id', rule: 'unique' },
-              },
-              {
-                code: 'ValidationException',
-                status: '422',
-                detail: 'The Game mode variable is not valid here.',
-                meta: { source_field: 'environment.GAME_MODE', rule: 'in' },
-              },
-              {
-                code: 'ValidationException',
-                status: '422',
-                detail: 'The selected allocation.additional.0 is invalid.',
-                meta: { source_field: 'allocation.additional.0', rule: 'exists' },
-              },
-            ],
-          },
+    const { router } = await openForm([
+      {
+        method: 'POST',
+        url: '/api/application/servers',
+        status: 422,
+        body: {
+          errors: [
+            {
+              code: 'ValidationException',
+              status: '422',
+              detail: 'The external id has already been taken.',
+              meta: { source_field: 'external_id', rule: 'unique' },
+            },
+            {
+              code: 'ValidationException',
+              status: '422',
+              detail: 'The Game mode variable is not valid here.',
+              meta: { source_field: 'environment.GAME_MODE', rule: 'in' },
+            },
+            {
+              code: 'ValidationException',
+              status: '422',
+              detail: 'The selected allocation.additional.0 is invalid.',
+              meta: { source_field: 'allocation.additional.0', rule: 'exists' },
+            },
+          ],
         },
-      ]),
-    );
-    vi.stubGlobal('fetch', fetch.fn);
-    const { router } = renderAt(<NewServerPage />, { path: '/admin/servers/new' });
-    await eggLoaded();
+      },
+    ]);
     await chooseOwner();
     await userEvent.type(screen.getByLabelText('Server name'), 'Survival');
     await userEvent.type(screen.getByLabelText('External ID'), 'whmcs-1');
@@ -186,28 +183,23 @@ describe('admin new server form', () => {
   });
 
   it('deploys by location and says in words when no node has room', async () => {
-    const fetch = routeFetch(
-      baseRoutes([
-        {
-          method: 'POST',
-          url: '/api/application/servers',
-          status: 400,
-          body: {
-            errors: [
-              {
-                code: 'NoViableNodeException',
-                status: '400',
-                detail:
-                  'No nodes satisfying the requirements specified for automatic deployment could be found.',
-              },
-            ],
-          },
+    const { fetch } = await openForm([
+      {
+        method: 'POST',
+        url: '/api/application/servers',
+        status: 400,
+        body: {
+          errors: [
+            {
+              code: 'NoViableNodeException',
+              status: '400',
+              detail:
+                'No nodes satisfying the requirements specified for automatic deployment could be found.',
+            },
+          ],
         },
-      ]),
-    );
-    vi.stubGlobal('fetch', fetch.fn);
-    renderAt(<NewServerPage />, { path: '/admin/servers/new' });
-    await eggLoaded();
+      },
+    ]);
     await chooseOwner();
     await userEvent.type(screen.getByLabelText('Server name'), 'Survival');
     await userEvent.click(screen.getByLabelText('Automatically, in chosen locations'));
@@ -229,19 +221,7 @@ describe('admin new server form', () => {
   });
 
   it('takes a custom image instead of the egg’s', async () => {
-    const fetch = routeFetch(
-      baseRoutes([
-        {
-          method: 'POST',
-          url: '/api/application/servers',
-          status: 201,
-          body: { object: 'server', attributes: wireServer(9, 'Survival') },
-        },
-      ]),
-    );
-    vi.stubGlobal('fetch', fetch.fn);
-    renderAt(<NewServerPage />, { path: '/admin/servers/new' });
-    await eggLoaded();
+    const { fetch } = await openForm([CREATED]);
     await chooseOwner();
     await userEvent.type(screen.getByLabelText('Server name'), 'Survival');
     await userEvent.selectOptions(screen.getByLabelText('Docker image'), 'Another image…');
