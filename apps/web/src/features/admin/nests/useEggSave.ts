@@ -5,7 +5,8 @@ import { problemsByField } from './apiErrors.ts';
 import { eggQueryKey } from './EggViewLayout.tsx';
 
 /** What a tab's own checks found: the problems by field, or the body to send. */
-export type EggSaveCheck<F extends string> = { problems: Partial<Record<F, string>> } | { body: EggUpdateBody };
+export type EggSaveCheck<F extends string> =
+  { problems: Partial<Record<F, string>> } | { body: EggUpdateBody };
 
 /**
  * The save of one egg tab (configuration, script): its own checks first, then PATCH; a 422 lands on
