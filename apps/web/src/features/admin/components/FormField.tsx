@@ -2,6 +2,7 @@ import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
 import type { FieldErrors, FieldValues, Path, UseFormRegister, UseFormSetError } from 'react-hook-form';
 import { HttpError } from '../../../api/errors.ts';
 import { TextAreaField, TextField } from '../../../components/Field.tsx';
+import { FieldMessage } from './FieldMessage.tsx';
 
 /**
  * react-hook-form glue over components/Field.tsx for the admin forms:
@@ -116,17 +117,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-xs text-red-400">
-          {error}
-        </p>
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="text-xs text-zinc-400">
-            {hint}
-          </p>
-        )
-      )}
+      <FieldMessage id={id} error={error} hint={hint} />
     </div>
   );
 }

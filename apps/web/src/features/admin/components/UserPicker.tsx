@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { getUser, listUsers, type AdminUser } from '../../../api/application/users.ts';
 import { SEARCH_DEBOUNCE_MS } from './ListToolbar.tsx';
+import { FieldMessage } from './FieldMessage.tsx';
 
 const INPUT =
   'focus-ring block w-full rounded-md border bg-zinc-900 px-3 py-2 text-sm text-zinc-100 placeholder-zinc-500';
@@ -200,17 +201,7 @@ export function UserPicker({
           </ul>
         )}
       </div>
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-xs text-red-400">
-          {error}
-        </p>
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="text-xs text-zinc-400">
-            {hint}
-          </p>
-        )
-      )}
+      <FieldMessage id={id} error={error} hint={hint} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { FieldMessage } from '../../components/FieldMessage.tsx';
 
 /**
  * Choosing several items from a list (extra addresses, locations): a group of checkboxes that
@@ -64,17 +65,7 @@ export function CheckboxList({
           ))}
         </div>
       )}
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-xs text-red-400">
-          {error}
-        </p>
-      ) : (
-        hint && (
-          <p id={`${id}-hint`} className="text-xs text-zinc-400">
-            {hint}
-          </p>
-        )
-      )}
+      <FieldMessage id={id} error={error} hint={hint} />
     </fieldset>
   );
 }
