@@ -1,6 +1,6 @@
 import { splitVariableRules } from '@talon/shared/eggs/variable-rules';
 import { validate } from '@talon/shared/rules';
-import type { EggVariableChoice } from '../../../api/application/servers.ts';
+import type { EggVariableChoice, ServerLimits } from '../../../api/application/servers.ts';
 
 /**
  * The server rules the new-server form and the server view (Build, Startup) share, as the
@@ -87,6 +87,31 @@ export function variablesProblems(
     if (message) problems[`environment.${variable.envVariable}`] = message;
   }
   return problems;
+}
+
+/** A checked whole-number text box as a number. */
+export function toWhole(text: string): number {
+  return Number.parseInt(text.trim(), 10);
+}
+
+/** The checked limits as the API takes them (no threads: null). */
+export function toLimitsBody(limits: LimitsText): ServerLimits {
+  return {
+    memory: toWhole(limits.memory),
+    swap: toWhole(limits.swap),
+    disk: toWhole(limits.disk),
+    io: toWhole(limits.io),
+    cpu: toWhole(limits.cpu),
+    threads: limits.threads.trim() || null,
+  };
+}
+
+/** Every variable of the egg, always (the API blanks the ones left out), trimmed. */
+export function toEnvironmentBody(
+  variables: EggVariableChoice[],
+  environment: Record<string, string>,
+): Record<string, string> {
+  return Object.fromEntries(variables.map((v) => [v.envVariable, (environment[v.envVariable] ?? '').trim()]));
 }
 
 /** A group of text boxes with each one trimmed (the checked values go on this way). */

@@ -5,6 +5,9 @@ import {
   CUSTOM_IMAGE,
   dockerImageProblem,
   limitsProblems,
+  toEnvironmentBody,
+  toLimitsBody,
+  toWhole,
   trimAll,
   variablesProblems,
   whole,
@@ -131,24 +134,15 @@ export function toCreateServerBody(
   values: NewServerValues,
   variables: EggVariableChoice[],
 ): CreateServerBody {
-  const int = (v: string) => Number.parseInt(v.trim(), 10);
+  const int = toWhole;
   return {
     name: values.name.trim(),
     user: int(values.user),
     egg: int(values.egg),
     docker_image: values.docker_image.trim(),
     startup: values.startup.trim(),
-    environment: Object.fromEntries(
-      variables.map((v) => [v.envVariable, (values.environment[v.envVariable] ?? '').trim()]),
-    ),
-    limits: {
-      memory: int(values.limits.memory),
-      swap: int(values.limits.swap),
-      disk: int(values.limits.disk),
-      io: int(values.limits.io),
-      cpu: int(values.limits.cpu),
-      threads: values.limits.threads.trim() || null,
-    },
+    environment: toEnvironmentBody(variables, values.environment),
+    limits: toLimitsBody(values.limits),
     feature_limits: {
       databases: int(values.feature_limits.databases),
       allocations: int(values.feature_limits.allocations),

@@ -1,7 +1,7 @@
 import type { Path } from 'react-hook-form';
 import type { AdminServer, ServerBuildBody } from '../../../../api/application/servers.ts';
 import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
-import { limitsProblems, trimAll, whole, type LimitsText } from '../serverRules.ts';
+import { limitsProblems, toLimitsBody, toWhole, trimAll, whole, type LimitsText } from '../serverRules.ts';
 
 /**
  * PATCH …/build rules (reference §5.5, nested `limits` shape), checked before sending; the API's
@@ -70,19 +70,12 @@ export function toBuildValues(server: AdminServer): BuildValues {
 }
 
 export function toBuildBody(values: BuildValues): ServerBuildBody {
-  const int = (v: string) => Number.parseInt(v.trim(), 10);
+  const int = toWhole;
   const nullable = (v: string) => (v.trim() === '' ? null : int(v));
   return {
     allocation: int(values.allocation),
     oom_disabled: !values.oom_killer,
-    limits: {
-      memory: int(values.limits.memory),
-      swap: int(values.limits.swap),
-      disk: int(values.limits.disk),
-      io: int(values.limits.io),
-      cpu: int(values.limits.cpu),
-      threads: values.limits.threads.trim() || null,
-    },
+    limits: toLimitsBody(values.limits),
     feature_limits: {
       databases: nullable(values.feature_limits.databases),
       allocations: nullable(values.feature_limits.allocations),

@@ -1,7 +1,7 @@
 import type { Path } from 'react-hook-form';
 import type { EggVariableChoice, ServerStartupBody } from '../../../../api/application/servers.ts';
 import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
-import { CUSTOM_IMAGE, dockerImageProblem, variablesProblems } from '../serverRules.ts';
+import { CUSTOM_IMAGE, dockerImageProblem, toEnvironmentBody, variablesProblems } from '../serverRules.ts';
 
 /** PATCH …/startup rules (reference §5.5); each variable is checked with its own rules, as the panel does. */
 export { CUSTOM_IMAGE };
@@ -47,9 +47,7 @@ export function imageChoiceFor(image: string, images: Record<string, string>): s
 export function toStartupBody(values: StartupValues, variables: EggVariableChoice[]): ServerStartupBody {
   return {
     startup: values.startup.trim(),
-    environment: Object.fromEntries(
-      variables.map((v) => [v.envVariable, (values.environment[v.envVariable] ?? '').trim()]),
-    ),
+    environment: toEnvironmentBody(variables, values.environment),
     egg: Number.parseInt(values.egg, 10),
     image: values.image.trim(),
     skip_scripts: values.skip_scripts,
