@@ -80,6 +80,11 @@ export function wireNode(id: number, name: string, extra: Record<string, unknown
   };
 }
 
+/** One 422 error as the API words it (reference error format), for a field and the rule it broke. */
+export function wireFieldError(field: string, rule: string, detail: string) {
+  return { code: 'ValidationException', status: '422', detail, meta: { source_field: field, rule } };
+}
+
 export interface FetchRoute {
   /** Default GET. */
   method?: string;

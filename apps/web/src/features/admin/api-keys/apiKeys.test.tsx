@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
-import { signInForTest, wireList } from '../testing.ts';
+import { signInForTest, wireFieldError, wireList } from '../testing.ts';
 import { ApiKeysPage } from './ApiKeysPage.tsx';
 
 const none = {
@@ -101,12 +101,11 @@ describe('admin application API keys', () => {
         status: 422,
         body: {
           errors: [
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The allowed_ips.0 field must be a valid IP address or CIDR range.',
-              meta: { source_field: 'allowed_ips.0', rule: 'ip' },
-            },
+            wireFieldError(
+              'allowed_ips.0',
+              'ip',
+              'The allowed_ips.0 field must be a valid IP address or CIDR range.',
+            ),
           ],
         },
       },

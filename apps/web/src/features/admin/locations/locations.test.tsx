@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../../test/render.tsx';
-import { routeFetch, signInForTest, wireList } from '../testing.ts';
+import { routeFetch, signInForTest, wireFieldError, wireList } from '../testing.ts';
 import { LocationsListPage } from './LocationsListPage.tsx';
 
 beforeEach(() => signInForTest(true));
@@ -109,14 +109,7 @@ describe('admin locations', () => {
         status: 422,
         once: true,
         body: {
-          errors: [
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The short has already been taken.',
-              meta: { source_field: 'short', rule: 'unique' },
-            },
-          ],
+          errors: [wireFieldError('short', 'unique', 'The short has already been taken.')],
         },
       },
       {

@@ -3,7 +3,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { renderAt } from '../../../test/render.tsx';
-import { routeFetch, signInForTest, wireList, wireNode as anyNode, type FetchRoute } from '../testing.ts';
+import {
+  routeFetch,
+  signInForTest,
+  wireFieldError,
+  wireList,
+  wireNode as anyNode,
+  type FetchRoute,
+} from '../testing.ts';
 import { NodesListPage } from './NodesListPage.tsx';
 import {
   NewNodePage,
@@ -174,14 +181,7 @@ describe('admin node create and settings', () => {
         status: 422,
         once: true,
         body: {
-          errors: [
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The fqdn field is required.',
-              meta: { source_field: 'fqdn', rule: 'required' },
-            },
-          ],
+          errors: [wireFieldError('fqdn', 'required', 'The fqdn field is required.')],
         },
       },
       {

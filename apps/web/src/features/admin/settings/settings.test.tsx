@@ -3,7 +3,7 @@ import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useGlobalStore } from '../../../app/store.ts';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
-import { signInForTest } from '../testing.ts';
+import { signInForTest, wireFieldError } from '../testing.ts';
 import { SettingsPage } from './SettingsPage.tsx';
 
 const settings = (environment: string[] = [], patch: Record<string, unknown> = {}) => ({
@@ -90,12 +90,11 @@ describe('admin settings', () => {
         status: 422,
         body: {
           errors: [
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The mail.from address must be a valid email address.',
-              meta: { source_field: 'mail.from_address', rule: 'email' },
-            },
+            wireFieldError(
+              'mail.from_address',
+              'email',
+              'The mail.from address must be a valid email address.',
+            ),
           ],
         },
       },

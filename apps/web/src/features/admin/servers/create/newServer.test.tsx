@@ -2,7 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt } from '../../../../test/render.tsx';
-import { routeFetch, signInForTest, wireList, wireNode, wireUser, type FetchRoute } from '../../testing.ts';
+import {
+  routeFetch,
+  signInForTest,
+  wireFieldError,
+  wireList,
+  wireNode,
+  wireUser,
+  type FetchRoute,
+} from '../../testing.ts';
 import { wireAllocation, wireEggWithVariables, wireServer } from '../serverFixtures.ts';
 import { NewServerPage } from './NewServerPage.tsx';
 
@@ -146,24 +154,13 @@ describe('admin new server form', () => {
         status: 422,
         body: {
           errors: [
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The external id has already been taken.',
-              meta: { source_field: 'external_id', rule: 'unique' },
-            },
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The Game mode variable is not valid here.',
-              meta: { source_field: 'environment.GAME_MODE', rule: 'in' },
-            },
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The selected allocation.additional.0 is invalid.',
-              meta: { source_field: 'allocation.additional.0', rule: 'exists' },
-            },
+            wireFieldError('external_id', 'unique', 'The external id has already been taken.'),
+            wireFieldError('environment.GAME_MODE', 'in', 'The Game mode variable is not valid here.'),
+            wireFieldError(
+              'allocation.additional.0',
+              'exists',
+              'The selected allocation.additional.0 is invalid.',
+            ),
           ],
         },
       },

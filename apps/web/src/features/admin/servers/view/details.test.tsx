@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { formatMib } from '../../format.ts';
-import { signInForTest, wireList, wireUser } from '../../testing.ts';
+import { signInForTest, wireFieldError, wireList, wireUser } from '../../testing.ts';
 import { SERVER_PATH, fakeApi, renderServerView, wireEgg, wireServer } from './testing.tsx';
 
 beforeEach(() => signInForTest(true));
@@ -119,14 +119,7 @@ describe('admin server view: Details', () => {
       [`PATCH ${SERVER_PATH}/details`]: {
         status: 422,
         body: {
-          errors: [
-            {
-              code: 'ValidationException',
-              status: '422',
-              detail: 'The external id has already been taken.',
-              meta: { source_field: 'external_id', rule: 'unique' },
-            },
-          ],
+          errors: [wireFieldError('external_id', 'unique', 'The external id has already been taken.')],
         },
       },
     });
