@@ -1,32 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import { isResourceAlarm } from '@talon/shared/format/limits';
 import { listNodes, type AdminNode } from '../../../api/application/nodes.ts';
 import { AdminList, AdminPage, LinkButton, type Column } from '../components/index.ts';
-import { formatMib } from '../format.ts';
+import { UsageBar, usageOf } from '../components/UsageBar.tsx';
 import { NodeHealthBadge } from './NodeHealthBadge.tsx';
 
 /** Allocated of capacity as a thin bar with the figures above it. */
 function UsageCell({ label, used, total }: { label: string; used: number; total: number }) {
-  const percent = total > 0 ? Math.round((used / total) * 100) : 0;
-  const text = `${formatMib(used)} / ${formatMib(total)}`;
-  const alarm = isResourceAlarm(used, total);
+  const usage = usageOf(used, total);
   return (
     <div className="w-32 space-y-1">
-      <span className={`block text-xs ${alarm ? 'text-red-300' : 'text-zinc-300'}`}>{text}</span>
-      <div
-        role="progressbar"
-        aria-label={label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.min(percent, 100)}
-        aria-valuetext={`${text} (${percent} %)`}
-        className="h-1.5 overflow-hidden rounded-full bg-zinc-800"
-      >
-        <div
-          className={`h-full rounded-full ${alarm ? 'bg-red-500' : 'bg-sky-500'}`}
-          style={{ width: `${Math.min(percent, 100)}%` }}
-        />
-      </div>
+      <span className={`block text-xs ${usage.alarm ? 'text-red-300' : 'text-zinc-300'}`}>
+        {usage.figures}
+      </span>
+      <UsageBar label={label} usage={usage} thin />
     </div>
   );
 }
