@@ -26,6 +26,13 @@ export interface ServerLimits {
   threads: string | null;
 }
 
+/** How many databases, extra addresses and backups a server may have (null: no limit set). */
+export interface FeatureLimits {
+  databases: number | null;
+  allocations: number | null;
+  backups: number | null;
+}
+
 /** Application `server` (reference §5.1). */
 export interface WireAdminServer extends WireRelationships {
   id: number;
@@ -37,7 +44,7 @@ export interface WireAdminServer extends WireRelationships {
   status: string | null;
   suspended: boolean;
   limits: ServerLimits & { oom_disabled: boolean };
-  feature_limits: { databases: number | null; allocations: number | null; backups: number | null };
+  feature_limits: FeatureLimits;
   user: number;
   node: number;
   allocation: number;
@@ -53,17 +60,14 @@ export interface WireAdminServer extends WireRelationships {
   updated_at: string | null;
 }
 
-export interface AdminServer {
-  id: number;
+/** The server as the screens use it: the wire's plain fields as they are, the rest in camelCase. */
+export interface AdminServer extends Pick<
+  WireAdminServer,
+  'id' | 'uuid' | 'identifier' | 'name' | 'description' | 'status' | 'suspended'
+> {
   externalId: string | null;
-  uuid: string;
-  identifier: string;
-  name: string;
-  description: string;
-  status: string | null;
-  suspended: boolean;
   limits: ServerLimits & { oomDisabled: boolean };
-  featureLimits: { databases: number | null; allocations: number | null; backups: number | null };
+  featureLimits: FeatureLimits;
   userId: number;
   nodeId: number;
   allocationId: number;
