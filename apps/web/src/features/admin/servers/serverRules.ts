@@ -54,6 +54,19 @@ export function limitsProblems(limits: LimitsText) {
   } as const;
 }
 
+/** The limit fields by their wire names, where a 422 about a limit lands. */
+export const LIMIT_FIELDS = [
+  'limits.memory',
+  'limits.swap',
+  'limits.disk',
+  'limits.io',
+  'limits.cpu',
+  'limits.threads',
+  'feature_limits.databases',
+  'feature_limits.allocations',
+  'feature_limits.backups',
+] as const;
+
 /** The problem with a Docker image, or undefined. */
 export function dockerImageProblem(text: string): string | undefined {
   const image = text.trim();

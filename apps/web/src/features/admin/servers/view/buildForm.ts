@@ -1,7 +1,15 @@
 import type { Path } from 'react-hook-form';
 import type { AdminServer, ServerBuildBody } from '../../../../api/application/servers.ts';
 import { problemsResolver, type FormProblems } from '../../components/problemsResolver.ts';
-import { limitsProblems, toLimitsBody, toWhole, trimAll, whole, type LimitsText } from '../serverRules.ts';
+import {
+  LIMIT_FIELDS,
+  limitsProblems,
+  toLimitsBody,
+  toWhole,
+  trimAll,
+  whole,
+  type LimitsText,
+} from '../serverRules.ts';
 
 /**
  * PATCH …/build rules (reference §5.5, nested `limits` shape), checked before sending; the API's
@@ -87,18 +95,7 @@ export function toBuildBody(values: BuildValues): ServerBuildBody {
   };
 }
 
-const FIELDS = new Set([
-  'limits.memory',
-  'limits.swap',
-  'limits.disk',
-  'limits.io',
-  'limits.cpu',
-  'limits.threads',
-  'feature_limits.databases',
-  'feature_limits.allocations',
-  'feature_limits.backups',
-  'allocation',
-]);
+const FIELDS = new Set([...LIMIT_FIELDS, 'allocation']);
 
 /** Which field a 422's `source_field` is about (the legacy top-level names map to `limits.*`). */
 export function buildFieldForWire(wire: string): Path<BuildValues> | null {
