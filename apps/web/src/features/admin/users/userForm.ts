@@ -11,16 +11,8 @@ const USERNAME = /^[a-z0-9][\w.-]+[a-z0-9]$/u;
 /** The languages the API accepts (`in:en`). */
 export const USER_LANGUAGES = [{ value: 'en', label: 'English' }] as const;
 
-export interface UserFormValues {
-  email: string;
-  username: string;
-  firstName: string;
-  lastName: string;
-  /** Optional: see UserInput. */
-  password: string;
-  language: string;
-  rootAdmin: boolean;
-}
+/** The form holds what the API is sent (password optional: see UserInput). */
+export type UserFormValues = UserInput;
 
 export function userProblems(v: UserFormValues): FormProblems<UserFormValues> {
   const problems: FormProblems<UserFormValues> = {};
