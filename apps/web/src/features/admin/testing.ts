@@ -85,6 +85,37 @@ export function wireFieldError(field: string, rule: string, detail: string) {
   return { code: 'ValidationException', status: '422', detail, meta: { source_field: field, rule } };
 }
 
+/** The API's 404 body (reference error format). */
+export function wireNotFound() {
+  return {
+    errors: [
+      {
+        code: 'NotFoundHttpException',
+        status: '404',
+        detail: 'The requested resource could not be found on the server.',
+      },
+    ],
+  };
+}
+
+/** An application-API database host on node 1; `extra` overrides or adds fields. */
+export function wireDatabaseHost(id: number, name: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    name,
+    engine: 'mysql',
+    host: '127.0.0.1',
+    port: 3306,
+    username: 'talon',
+    max_databases: null,
+    node: 1,
+    node_ids: [1],
+    created_at: '2025-01-05T10:00:00+00:00',
+    updated_at: '2025-01-05T10:00:00+00:00',
+    ...extra,
+  };
+}
+
 export interface FetchRoute {
   /** Default GET. */
   method?: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderAt, stubFetch } from '../../../test/render.tsx';
-import { signInForTest, wireFieldError, wireList } from '../testing.ts';
+import { signInForTest, wireFieldError, wireList, wireNotFound } from '../testing.ts';
 import { ApiKeysPage } from './ApiKeysPage.tsx';
 
 const none = {
@@ -153,15 +153,7 @@ describe('admin application API keys', () => {
         { status: 200, body: wireList('api_key', [key('ptla_eeeeeeeeeeee', 'Kept', null)]) },
         {
           status: 404,
-          body: {
-            errors: [
-              {
-                code: 'NotFoundHttpException',
-                status: '404',
-                detail: 'The requested resource could not be found on the server.',
-              },
-            ],
-          },
+          body: wireNotFound(),
         },
       ]).fn,
     );

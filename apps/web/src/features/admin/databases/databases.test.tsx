@@ -3,27 +3,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { renderAt } from '../../../test/render.tsx';
-import { routeFetch, signInForTest, wireList, type FetchRoute } from '../testing.ts';
+import { routeFetch, signInForTest, wireDatabaseHost, wireList, type FetchRoute } from '../testing.ts';
 import { DatabaseHostsListPage } from './DatabaseHostsListPage.tsx';
 import { DatabaseHostViewPage, NewDatabaseHostPage } from './DatabaseHostPages.tsx';
 
 beforeEach(() => signInForTest(true));
 afterEach(() => vi.unstubAllGlobals());
 
-const host = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  name,
-  engine: 'mysql',
-  host: '127.0.0.1',
-  port: 3306,
-  username: 'talon',
-  max_databases: null,
-  node: 1,
-  node_ids: [1],
-  created_at: '2025-01-05T10:00:00+00:00',
-  updated_at: '2025-01-05T10:00:00+00:00',
-  ...extra,
-});
+const host = wireDatabaseHost;
 
 const nodes: FetchRoute = {
   url: '/api/application/nodes',

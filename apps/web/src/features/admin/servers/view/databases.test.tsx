@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { signInForTest, wireList } from '../../testing.ts';
+import { signInForTest, wireDatabaseHost, wireList } from '../../testing.ts';
 import { SERVER_PATH, fakeApi, renderServerView, wireServer } from './testing.tsx';
 
 beforeEach(() => signInForTest(true));
@@ -10,20 +10,9 @@ afterEach(() => vi.unstubAllGlobals());
 const DATABASES = `${SERVER_PATH}/databases`;
 const HOSTS = '/api/application/database-hosts';
 
+/** A host on no node (offered to every server). */
 function wireHost(id: number, name: string) {
-  return {
-    id,
-    name,
-    engine: 'mysql',
-    host: '127.0.0.1',
-    port: 3306,
-    username: 'talon',
-    max_databases: null,
-    node: null,
-    node_ids: [],
-    created_at: '2025-01-01T00:00:00+00:00',
-    updated_at: '2025-01-01T00:00:00+00:00',
-  };
+  return wireDatabaseHost(id, name, { node: null, node_ids: [] });
 }
 
 function wireDatabase(id: number, name: string, password: string) {

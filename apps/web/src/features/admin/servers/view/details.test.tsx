@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { formatMib } from '../../format.ts';
-import { signInForTest, wireFieldError, wireList, wireUser } from '../../testing.ts';
+import { signInForTest, wireFieldError, wireList, wireNotFound, wireUser } from '../../testing.ts';
 import { SERVER_PATH, fakeApi, renderServerView, wireEgg, wireServer } from './testing.tsx';
 
 beforeEach(() => signInForTest(true));
@@ -37,15 +37,7 @@ describe('admin server view: About', () => {
     fakeApi({
       [`GET ${SERVER_PATH}`]: {
         status: 404,
-        body: {
-          errors: [
-            {
-              code: 'NotFoundHttpException',
-              status: '404',
-              detail: 'The requested resource could not be found on the server.',
-            },
-          ],
-        },
+        body: wireNotFound(),
       },
     });
     renderServerView();
