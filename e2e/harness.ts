@@ -118,7 +118,9 @@ export async function startPanel(
   // panels running one after another (or side by side) never fight over 8081/2022/25565.
   const daemonPort = await freePort();
   const sftpPort = await freePort();
-  const allocationBase = 30_000 + Math.floor(Math.random() * 200) * 100;
+  // 20000–29999: below the OS's ephemeral range (32768+), whose ports outgoing connections hold,
+  // and apart from the panel tests' daemons (10000–19999), which run beside the browser tests.
+  const allocationBase = 20_000 + Math.floor(Math.random() * 100) * 100;
   const env: NodeJS.ProcessEnv = {
     LOCAL_DAEMON_PORT: String(daemonPort),
     LOCAL_SFTP_PORT: String(sftpPort),

@@ -25,7 +25,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
   panel = await startTestPanel();
-  const first = 30000 + Math.floor(Math.random() * 20000);
+  // Below the ephemeral range and the browser tests' block, as in test-support/daemon.ts.
+  const first = 10_000 + Math.floor(Math.random() * 8_000);
   ({ node } = await ensureLocalNode(panel.ctx, {
     daemonPort: (fake.address() as AddressInfo).port,
     sftpPort: await freePort(),

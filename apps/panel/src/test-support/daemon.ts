@@ -39,7 +39,9 @@ export async function startTestDaemon(
   /** Extra keys of the daemon's `api` configuration (e.g. `remote_download`). */
   api: Record<string, unknown> = {},
 ): Promise<TestDaemon> {
-  const first = 30000 + Math.floor(Math.random() * 20000);
+  // Game-server ports below the OS's ephemeral range (32768+), where outgoing connections could
+  // hold them, and apart from the browser tests' block (20000–29999) that runs beside this suite.
+  const first = 10_000 + Math.floor(Math.random() * 8_000);
   const { node } = await ensureLocalNode(ctx, {
     daemonPort: await freePort(),
     sftpPort: await freePort(),
