@@ -28,6 +28,8 @@ export const WS_OUTBOUND = {
   /** Our addition: a running backup's progress, JSON of BackupProgressEvent. */
   backupProgress: 'backup progress',
   backupRestoreCompleted: 'backup restore completed',
+  /** A message over a rate limit was not acted on; args: the event name, or `global` (§9.2b). */
+  throttled: 'throttled',
   // Sent by Wings nodes; the web app handles them, our daemon does not send them yet.
   transferStatus: 'transfer status',
 } as const;
@@ -38,6 +40,11 @@ export interface WsFrame {
   event: string;
   args?: string[];
 }
+
+/** Websocket limits (protocol §9.2b, CVE-2025-69199): the per-server cap's refusal (HTTP 400). */
+export const WS_TOO_MANY_CONNECTIONS = 'Too many open websocket connections.';
+/** The argument of `throttled` when the connection-wide bucket, not an event's, is empty. */
+export const WS_THROTTLED_GLOBAL = 'global';
 
 /** Power states a server reports in `status` and in the HTTP details. */
 export const SERVER_STATES = ['offline', 'starting', 'running', 'stopping'] as const;

@@ -1,11 +1,23 @@
 import { z } from 'zod';
 
 /**
+ * The one purpose of a panel-signed token (protocol §9.2b, GHSA-8r6w-3qq5-4p4r): every route of the
+ * daemon accepts only its own scope, so a websocket or download token cannot upload.
+ */
+export const TOKEN_SCOPES = ['websocket', 'file-download', 'file-upload', 'backup-download', 'transfer'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** The scopes a signed URL (protocol §4) can carry: every scope but the websocket's. */
+export const SIGNED_URL_SCOPES = ['file-download', 'file-upload', 'backup-download', 'transfer'] as const;
+export type SignedUrlScope = (typeof SIGNED_URL_SCOPES)[number];
+
+/**
  * Claims of the websocket JWT the panel signs (HS256, key = the node's plain token). Time claims are
- * integer Unix seconds. The daemon requires `exp`, `iat`, `server_uuid` and `permissions`; `nbf` and
- * `aud` are checked when present.
+ * integer Unix seconds. The daemon requires `scope: 'websocket'`, `exp`, `iat`, `server_uuid` and
+ * `permissions`; `nbf` and `aud` are checked when present.
  */
 export const websocketClaimsSchema = z.object({
+  scope: z.literal('websocket'),
   iss: z.string().optional(),
   aud: z.union([z.string(), z.array(z.string())]).optional(),
   jti: z.string().optional(),
@@ -22,10 +34,11 @@ export type WebsocketClaims = z.infer<typeof websocketClaimsSchema>;
 
 /**
  * Claims of the one-time download/upload URL tokens (protocol §4; same key and algorithm). The
- * daemon requires `exp` and `server_uuid`; `unique_id` makes a token single use, `nbf` is checked
- * when present, `file_path` names the download.
+ * daemon requires `scope` (the route's own: see SignedUrlClaimsFor), `exp` and `server_uuid`;
+ * `unique_id` makes a token single use, `nbf` is checked when present, `file_path` names the download.
  */
 export const signedUrlClaimsSchema = z.object({
+  scope: z.enum(SIGNED_URL_SCOPES),
   iss: z.string().optional(),
   aud: z.union([z.string(), z.array(z.string())]).optional(),
   jti: z.string().optional(),
@@ -43,6 +56,8 @@ export const signedUrlClaimsSchema = z.object({
   user_id: z.number().int().optional(),
 });
 export type SignedUrlClaims = z.infer<typeof signedUrlClaimsSchema>;
+/** The claims of a URL for one purpose: `SignedUrlClaimsFor<'file-upload'>` has `scope: 'file-upload'`. */
+export type SignedUrlClaimsFor<S extends SignedUrlScope> = SignedUrlClaims & { scope: S };
 
 /** The only JWT algorithm on either wire: HMAC-SHA256 keyed with the node's plain token. */
 export const WINGS_JWT_ALGORITHM = 'HS256';
