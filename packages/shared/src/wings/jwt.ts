@@ -12,6 +12,14 @@ export const SIGNED_URL_SCOPES = ['file-download', 'file-upload', 'backup-downlo
 export type SignedUrlScope = (typeof SIGNED_URL_SCOPES)[number];
 
 /**
+ * Our extension: the issue time in integer Unix milliseconds, beside the integer-second `iat` (Wings
+ * cannot parse fractional times, and ignores this claim). A denial (`ws/deny`, `deauthorize-user`)
+ * refuses tokens issued at or before it; in the denial's own second only this claim can tell a
+ * token issued just after it from one issued just before (see the daemon's ws/denylist.ts).
+ */
+const issuedAtMs = z.number().int().nonnegative().optional();
+
+/**
  * Claims of the websocket JWT the panel signs (HS256, key = the node's plain token). Time claims are
  * integer Unix seconds. The daemon requires `scope: 'websocket'`, `exp`, `iat`, `server_uuid` and
  * `permissions`; `nbf` and `aud` are checked when present.
@@ -29,6 +37,7 @@ export const websocketClaimsSchema = z.object({
   user_uuid: z.string().optional(),
   user_id: z.number().int().optional(),
   unique_id: z.string().optional(),
+  issued_at_ms: issuedAtMs,
 });
 export type WebsocketClaims = z.infer<typeof websocketClaimsSchema>;
 
@@ -54,6 +63,7 @@ export const signedUrlClaimsSchema = z.object({
   file_scope: z.array(z.string()).optional(),
   user_uuid: z.string().optional(),
   user_id: z.number().int().optional(),
+  issued_at_ms: issuedAtMs,
 });
 export type SignedUrlClaims = z.infer<typeof signedUrlClaimsSchema>;
 /** The claims of a URL for one purpose: `SignedUrlClaimsFor<'file-upload'>` has `scope: 'file-upload'`. */
