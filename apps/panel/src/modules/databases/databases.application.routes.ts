@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { activityActor, requireActor } from '../../http/context.ts';
+import { errors } from '../../http/errors.ts';
 import { item, list, paginated, pageRequest, requestUrl } from '../../http/envelope.ts';
 import { acl } from '../application/acl.ts';
 import { Includes, NULL_RESOURCE, relItem, withRelationships } from '../application/includes.ts';
@@ -76,6 +77,16 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
   };
   const server = (req: FastifyRequest<DatabaseRoute>) =>
     ctx.services.serverManagement.get(pathId(req.params.id));
+  /**
+   * The database of the path's server, looked up through that server: one of another server is
+   * 404 like an unknown one, before anything reaches its host (issue 23, item 9).
+   */
+  const databaseOf = async (req: FastifyRequest<DatabaseRoute>) => {
+    const s = await server(req);
+    const row = await databases.findById(req.params.db ?? '');
+    if (row.database.server_id !== s.id) throw errors.notFound();
+    return row;
+  };
   const prefix = '/api/application/servers/:id/databases';
 
   app.get<DatabaseRoute>(prefix, databaseAcl, async (req) => {
@@ -87,8 +98,7 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
   });
 
   app.get<DatabaseRoute>(`${prefix}/:db`, databaseAcl, async (req) => {
-    await server(req);
-    return item('server_database', await present(req, await databases.findById(req.params.db ?? '')));
+    return item('server_database', await present(req, await databaseOf(req)));
   });
 
   app.post<DatabaseRoute>(prefix, databaseAcl, async (req, reply) => {
@@ -106,14 +116,12 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
   });
 
   app.post<DatabaseRoute>(`${prefix}/:db/reset-password`, databaseAcl, async (req, reply) => {
-    await server(req);
-    await databases.rotatePassword(await databases.findById(req.params.db ?? ''), activityActor(req));
+    await databases.rotatePassword(await databaseOf(req), activityActor(req));
     return reply.code(204).send();
   });
 
   app.delete<DatabaseRoute>(`${prefix}/:db`, databaseAcl, async (req, reply) => {
-    await server(req);
-    await databases.delete(await databases.findById(req.params.db ?? ''), activityActor(req));
+    await databases.delete(await databaseOf(req), activityActor(req));
     return reply.code(204).send();
   });
 }
