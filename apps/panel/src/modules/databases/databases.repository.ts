@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { lockRow } from '../../db/row-lock.ts';
 import type { Database, DatabaseHost, ServerDatabase, ServerDatabasesTable } from '../../db/types.ts';
 
 export interface DatabaseWithHost {
@@ -63,6 +64,24 @@ export class ServerDatabasesRepository {
       .where('database', '=', name)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * Inserts the row once `check` (given this repository inside the transaction) passes, with the
+   * server's and the host's rows locked first: parallel creates for the same server or host are
+   * counted one after the other, so a limit holds (CVE-2025-69198).
+   */
+  insertChecked(
+    values: Insertable<ServerDatabasesTable>,
+    check: (tx: ServerDatabasesRepository) => Promise<void>,
+  ): Promise<ServerDatabase> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'servers', values.server_id);
+      await lockRow(trx, 'database_hosts', values.database_host_id);
+      const tx = new ServerDatabasesRepository(trx);
+      await check(tx);
+      return tx.insert(values);
+    });
   }
 
   async insert(values: Insertable<ServerDatabasesTable>): Promise<ServerDatabase> {

@@ -247,6 +247,12 @@ export class ServerDatabasesService {
     return out;
   }
 
+  /**
+   * The row is written first, inside a transaction that checks the server's `database_limit`, the
+   * host's `max_databases` and the name with both rows locked (parallel requests cannot all pass
+   * the count: CVE-2025-69198 / CVE-2026-35202); only then is the database made on the host, and a
+   * host failure deletes the row again. A request that loses the race never touches the host.
+   */
   private async create(
     server: Server,
     host: DatabaseHost,
@@ -254,14 +260,6 @@ export class ServerDatabasesService {
     remote: string,
     actor: ActivityActor,
   ): Promise<DatabaseWithHost> {
-    if (
-      server.database_limit !== null &&
-      (await this.repo.countForServer(server.id)) >= server.database_limit
-    ) {
-      throw errors.display(M.tooMany, 'TooManyDatabasesException');
-    }
-    if (await this.repo.nameTaken(server.id, name))
-      throw errors.display(M.duplicate, 'DuplicateDatabaseNameException');
     const password = databasePassword();
     const target: DatabaseOnHost = {
       database: name,
@@ -269,18 +267,9 @@ export class ServerDatabasesService {
       remote,
       maxConnections: 0,
     };
-    const driver = driverFor(host.engine);
-    const credentials = this.hosts.credentials(host);
-    try {
-      await driver.create(credentials, target, password);
-    } catch (e) {
-      if (e instanceof DatabaseHostError) throw hostFailed(e, 'created');
-      throw e;
-    }
     const at = nowIso();
-    let database;
-    try {
-      database = await this.repo.insert({
+    const database = await this.repo.insertChecked(
+      {
         server_id: server.id,
         database_host_id: host.id,
         database: name,
@@ -290,19 +279,22 @@ export class ServerDatabasesService {
         max_connections: 0,
         created_at: at,
         updated_at: at,
-      });
+      },
+      async (tx) => {
+        if (server.database_limit !== null && (await tx.countForServer(server.id)) >= server.database_limit)
+          throw errors.display(M.tooMany, 'TooManyDatabasesException');
+        if (host.max_databases !== null && (await tx.countForHost(host.id)) >= host.max_databases)
+          throw errors.display(M.noHost, 'NoSuitableDatabaseHostException');
+        if (await tx.nameTaken(server.id, name))
+          throw errors.display(M.duplicate, 'DuplicateDatabaseNameException');
+      },
+    );
+    try {
+      await driverFor(host.engine).create(this.hosts.credentials(host), target, password);
     } catch (e) {
-      // No database without a row: undo the host's part (the row's unique names lost a race, or the panel's database failed).
-      await driver
-        .drop(credentials, target)
-        .catch((dropError: unknown) =>
-          this.log.error(
-            { err: dropError, database: name },
-            'could not drop a database whose row was not written',
-          ),
-        );
-      if (await this.repo.nameTaken(server.id, name))
-        throw errors.display(M.duplicate, 'DuplicateDatabaseNameException');
+      // No row without a database: the host refused or failed, so the place is given back.
+      await this.repo.delete(database.id);
+      if (e instanceof DatabaseHostError) throw hostFailed(e, 'created');
       throw e;
     }
     await this.activity.log('server:database.create', actor, [{ type: 'server', id: server.id }], { name });
