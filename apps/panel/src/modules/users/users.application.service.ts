@@ -48,6 +48,25 @@ interface UserBody {
   root_admin?: unknown;
 }
 
+/**
+ * Root admin rights, and the credentials of a root admin (password, email: where a reset link goes,
+ * two-factor), change only in a root admin's own session, never with an API key: a billing
+ * module's key, leaked or not, must not make an administrator or take one over (docs/security.md).
+ * Names, username and external id stay open to keys, as billing modules sync them. A key's request
+ * is refused whole with 403, after its body is valid (what it would change is known only then).
+ * `input` null: the action is on the credentials themselves (turning two-factor off).
+ */
+function refuseKeyOnRootAdmins(actor: ActivityActor, target: User | null, input: UserBody | null): void {
+  if (actor.apiKeyId === null) return;
+  const wantsRoot = input?.root_admin === undefined ? null : flag(input.root_admin);
+  const isRoot = target?.root_admin ?? 0;
+  const grantsOrRevokes = wantsRoot !== null && wantsRoot !== isRoot;
+  const touchesCredentials =
+    isRoot === 1 &&
+    (input === null || Boolean(input.password) || input.email.toLowerCase() !== target?.email);
+  if (grantsOrRevokes || touchesCredentials) throw errors.forbidden();
+}
+
 /** Users of the application API: list, lookup, create (with the welcome mail), update, delete. */
 export class ApplicationUsersService {
   constructor(
@@ -83,6 +102,7 @@ export class ApplicationUsersService {
 
   async create(body: unknown, actor: ActivityActor): Promise<User> {
     const input = await this.validate(body);
+    refuseKeyOnRootAdmins(actor, null, input);
     const now = nowIso();
     const user = await this.users.insert({
       uuid: randomUUID(),
@@ -113,6 +133,7 @@ export class ApplicationUsersService {
   async update(id: number, body: unknown, actor: ActivityActor): Promise<User> {
     const user = await this.get(id);
     const input = await this.validate(body, user.id);
+    refuseKeyOnRootAdmins(actor, user, input);
     await this.users.update(user.id, {
       external_id: 'external_id' in input ? (input.external_id ?? null) : user.external_id,
       username: input.username.toLowerCase(),
@@ -136,6 +157,7 @@ export class ApplicationUsersService {
    */
   async disableTwoFactor(id: number, actor: ActivityActor): Promise<void> {
     const user = await this.get(id);
+    refuseKeyOnRootAdmins(actor, user, null);
     await this.repo.clearTwoFactor(user.id, nowIso());
     await this.activity.log('user:two-factor.delete', actor, [{ type: 'user', id: user.id }], {
       by_administrator: true,

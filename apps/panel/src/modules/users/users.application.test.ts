@@ -17,6 +17,8 @@ let panel: TestPanel;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let admin: User;
 let api: TestClient;
+/** the root admin's own session: what may grant root admin rights */
+let session: TestClient;
 
 const USER_KEYS = [
   'id',
@@ -69,6 +71,7 @@ beforeAll(async () => {
   });
   admin = await panel.createUser({ admin: true });
   api = await applicationClient(panel, admin, { r_users: FULL, r_nodes: FULL });
+  session = await panel.signedIn(admin);
 });
 afterAll(async () => {
   await panel.close();
@@ -253,7 +256,7 @@ describe('GET /api/application/users', () => {
 
 describe('POST /api/application/users', () => {
   it('creates a user: 201, meta.resource, lower-cased names, and an activity entry', async () => {
-    const res = await api.post(
+    const res = await session.post(
       '/api/application/users',
       body({
         email: 'New.Person@Example.com',
@@ -286,7 +289,7 @@ describe('POST /api/application/users', () => {
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow();
     expect(logged.actor_id).toBe(admin.id);
-    expect(logged.api_key_id).not.toBeNull();
+    expect(logged.api_key_id).toBeNull();
   });
 
   it('reports every missing field with the reference labels', async () => {
@@ -413,7 +416,7 @@ describe('PATCH /api/application/users/{id}', () => {
   it('updates the user, keeping its own email unique-exempt, and 404s unknown ids', async () => {
     const b = body({ external_id: 'upd-1' });
     const created = (await api.post('/api/application/users', b)).body.attributes;
-    const res = await patch(api, `/api/application/users/${created.id}`, {
+    const res = await patch(session, `/api/application/users/${created.id}`, {
       ...b,
       first_name: 'Grace',
       root_admin: 1,
@@ -444,6 +447,112 @@ describe('PATCH /api/application/users/{id}', () => {
     ).toBe(200);
     expect((await new TestClient(panel.url).login(b.username, 'first password')).status).toBe(400);
     expect((await new TestClient(panel.url).login(b.username, 'second password')).status).toBe(200);
+  });
+});
+
+// Issue 23 item 6: docs/security.md promises that an API key (a billing module's, leaked or not)
+// cannot make a root admin or take one over; only a root admin's own session may.
+describe('root admins are made and changed only in a session', () => {
+  const FORBIDDEN = {
+    errors: [{ code: 'AccessDeniedHttpException', status: '403', detail: 'This action is unauthorized.' }],
+  };
+  const row = (id: number) =>
+    panel.ctx.db.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const clientKey = () => clientKeyClient(panel, admin);
+
+  async function rootAdmin() {
+    const b = body({ password: 'root admin password', root_admin: true });
+    const created = (await session.post('/api/application/users', b)).body.attributes;
+    return { b, id: created.id as number };
+  }
+
+  it('no key creates a root admin (403, no user); a session does', async () => {
+    for (const key of [api, await clientKey()]) {
+      const b = body({ root_admin: true });
+      expect(await key.post('/api/application/users', b)).toMatchObject({ status: 403, body: FORBIDDEN });
+      expect((await api.get(`/api/application/users?filter[email]=${b.email}`)).body.data).toEqual([]);
+    }
+    const b = body({ root_admin: true });
+    const res = await session.post('/api/application/users', b);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.attributes.root_admin).toBe(true);
+    // A key still creates ordinary users, root_admin false spelled out or left out.
+    expect((await api.post('/api/application/users', body({ root_admin: false }))).status).toBe(201);
+  });
+
+  it('no key promotes a user or demotes a root admin (403, unchanged); a session does', async () => {
+    const b = body();
+    const user = (await api.post('/api/application/users', b)).body.attributes;
+    const before = await row(user.id);
+    for (const key of [api, await clientKey()]) {
+      const res = await patch(key, `/api/application/users/${user.id}`, { ...b, root_admin: true });
+      expect(res).toMatchObject({ status: 403, body: FORBIDDEN });
+    }
+    expect(await row(user.id)).toEqual(before);
+    const admin2 = await rootAdmin();
+    const adminBefore = await row(admin2.id);
+    const demote = await patch(api, `/api/application/users/${admin2.id}`, {
+      ...admin2.b,
+      root_admin: false,
+    });
+    expect(demote).toMatchObject({ status: 403, body: FORBIDDEN });
+    expect(await row(admin2.id)).toEqual(adminBefore);
+    const promoted = await patch(session, `/api/application/users/${user.id}`, { ...b, root_admin: true });
+    expect(promoted.status, promoted.text).toBe(200);
+    expect((await row(user.id)).root_admin).toBe(1);
+  });
+
+  it('no key changes a root admin’s password or email (403, unchanged); a session does', async () => {
+    const { b, id } = await rootAdmin();
+    const before = await row(id);
+    for (const key of [api, await clientKey()]) {
+      for (const change of [{ password: 'taken over' }, { email: `attacker${seq}@example.com` }]) {
+        const res = await patch(key, `/api/application/users/${id}`, { ...b, ...change });
+        expect(res, JSON.stringify(change)).toMatchObject({ status: 403, body: FORBIDDEN });
+      }
+    }
+    expect(await row(id)).toEqual(before);
+    expect((await new TestClient(panel.url).login(b.username, 'root admin password')).status).toBe(200);
+    const email = `moved${seq}@example.com`;
+    const ok = await patch(session, `/api/application/users/${id}`, {
+      ...b,
+      email,
+      password: 'new one here',
+    });
+    expect(ok.status, ok.text).toBe(200);
+    expect((await row(id)).email).toBe(email);
+  });
+
+  it('a key may still update a root admin’s names, username and external id (not credentials)', async () => {
+    const { b, id } = await rootAdmin();
+    const res = await patch(api, `/api/application/users/${id}`, {
+      ...b,
+      email: b.email.toUpperCase(),
+      username: `${b.username}x`,
+      first_name: 'Grace',
+      root_admin: true,
+      password: '',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.attributes).toMatchObject({ first_name: 'Grace', root_admin: true, email: b.email });
+    expect((await new TestClient(panel.url).login(`${b.username}x`, 'root admin password')).status).toBe(200);
+  });
+
+  it('no key turns a root admin’s two-factor off (403, unchanged); a session does', async () => {
+    const { id } = await rootAdmin();
+    await panel.ctx.db.db
+      .updateTable('users')
+      .set({ use_totp: 1, totp_secret: 'x' })
+      .where('id', '=', id)
+      .execute();
+    const before = await row(id);
+    for (const key of [api, await clientKey()]) {
+      const res = await key.delete(`/api/application/users/${id}/two-factor`);
+      expect(res).toMatchObject({ status: 403, body: FORBIDDEN });
+    }
+    expect(await row(id)).toEqual(before);
+    expect((await session.delete(`/api/application/users/${id}/two-factor`)).status).toBe(204);
+    expect((await row(id)).use_totp).toBe(0);
   });
 });
 
