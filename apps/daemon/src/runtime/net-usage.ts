@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readdir, readlink } from 'node:fs/promises';
+import { HOST_ENV } from './host-env.ts';
 
 /**
  * Network use of a server's processes. Servers share the host's network (they bind the host's
@@ -83,10 +84,15 @@ export class SocketTable {
 
   private run(): Promise<Map<number, SocketBytes>> {
     return new Promise((resolve) => {
-      execFile(this.command, ['-tieH'], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
-        if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') this.missing = true;
-        resolve(err ? new Map() : parseSocketTable(stdout));
-      });
+      execFile(
+        this.command,
+        ['-tieH'],
+        { maxBuffer: 64 * 1024 * 1024, env: { ...HOST_ENV } },
+        (err, stdout) => {
+          if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') this.missing = true;
+          resolve(err ? new Map() : parseSocketTable(stdout));
+        },
+      );
     });
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { chmod, chown, mkdir } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import {
   detectCgroups,
@@ -26,6 +27,8 @@ import {
   type ProcessScan,
 } from './proc.ts';
 import { bwrapArgs, joinCgroupsArgv, type SandboxOptions } from './sandbox.ts';
+import { HOST_ENV } from './host-env.ts';
+import { LAUNCH_SCRIPT_FD, LAUNCHER_ARGV, launchScript } from './launch-script.ts';
 import { ticker } from './ticker.ts';
 import { STANDARD_PATH, findProgram } from './which.ts';
 
@@ -155,15 +158,16 @@ export class ProcessDriver implements RuntimeDriver {
         '--inh-caps=-all',
         '--bounding-set=-all',
         '--no-new-privs',
-        ...spec.argv,
+        ...LAUNCHER_ARGV,
       ];
     } else {
-      argv = spec.argv;
+      argv = LAUNCHER_ARGV;
     }
     argv = joinCgroupsArgv(group?.joinDirs ?? [], argv);
     this.opts.log.debug({ server: spec.id, kind: spec.kind, argv }, 'launching');
+    const script = launchScript(spec.env, spec.argv);
     try {
-      return await Launched.start(argv, spec, group, this.sandbox !== null, this.sockets, this.procs);
+      return await Launched.start(argv, script, spec, group, this.sandbox !== null, this.sockets, this.procs);
     } catch (err) {
       await group?.destroy();
       throw err;
@@ -216,6 +220,7 @@ class Launched implements RuntimeProcess {
 
   static start(
     argv: string[],
+    script: string,
     spec: LaunchSpec,
     group: CgroupHandle | null,
     confined: boolean,
@@ -224,12 +229,22 @@ class Launched implements RuntimeProcess {
   ): Promise<Launched> {
     return new Promise((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), {
-        env: spec.env,
+        // Host processes get the fixed environment; the server's arrives on fd 3 (launch-script.ts).
+        env: { ...HOST_ENV },
         cwd: confined ? '/' : spec.serverDir,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        // fd 3 carries the launch script.
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
+        // Its own session and process group: a terminal's Ctrl+C (SIGINT to the daemon's foreground
+        // group) must not reach the game; the daemon alone decides how a server stops (issue 23).
+        detached: true,
       });
       child.once('error', reject);
-      child.once('spawn', () => resolve(new Launched(child, spec, group, confined, sockets, procs)));
+      child.once('spawn', () => {
+        const channel = child.stdio[LAUNCH_SCRIPT_FD] as Writable;
+        channel.on('error', () => undefined); // a launch that died early; its exit says why
+        channel.end(script);
+        resolve(new Launched(child, spec, group, confined, sockets, procs));
+      });
     });
   }
 

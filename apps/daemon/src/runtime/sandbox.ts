@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { LaunchSpec } from './driver.ts';
+import { HOST_ENV } from './host-env.ts';
+import { LAUNCHER_ARGV } from './launch-script.ts';
 
 export interface SandboxOptions {
   bwrap: string;
@@ -38,10 +40,17 @@ function under(p: string, dir: string): boolean {
 /**
  * bubblewrap argv for one launch (launch pattern A of dependencies-and-host.md): the host read-only,
  * fresh /dev, /proc and /tmp, pid/ipc/uts namespaces, the server directory as the only writable
- * place, then setpriv drops to the unprivileged server uid with no capabilities and no-new-privs.
- * The network namespace is shared on purpose: game servers must listen on their allocations.
+ * place, then setpriv drops to the unprivileged server uid with no capabilities and no-new-privs,
+ * and the launcher applies the server's environment and argv (launch-script.ts). The network
+ * namespace is shared on purpose: game servers must listen on their allocations.
+ * Only the daemon's own values appear here (paths it chose, the uuid's first characters): no egg or
+ * user value reaches bwrap's argv, environment or the root setpriv inside.
  */
-export function bwrapArgs(spec: LaunchSpec, opts: SandboxOptions, mountPoint: string): string[] {
+export function bwrapArgs(
+  spec: Pick<LaunchSpec, 'id' | 'kind' | 'serverDir' | 'installDir'>,
+  opts: SandboxOptions,
+  mountPoint: string,
+): string[] {
   const args = [opts.bwrap, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   for (const raw of opts.hidden) {
     const p = path.resolve(raw);
@@ -68,7 +77,9 @@ export function bwrapArgs(spec: LaunchSpec, opts: SandboxOptions, mountPoint: st
     spec.kind === 'install' ? 'installer' : spec.id.slice(0, 8),
     '--die-with-parent',
     '--new-session',
+    '--clearenv',
   );
+  for (const [name, value] of Object.entries(HOST_ENV)) args.push('--setenv', name, value);
   if (opts.uid === null) args.push('--unshare-user'); // unprivileged daemon: pattern B
   args.push('--');
   if (opts.uid !== null && opts.setpriv) {
@@ -82,7 +93,7 @@ export function bwrapArgs(spec: LaunchSpec, opts: SandboxOptions, mountPoint: st
       '--no-new-privs',
     );
   }
-  return [...args, ...spec.argv];
+  return [...args, ...LAUNCHER_ARGV];
 }
 
 /**

@@ -1,4 +1,5 @@
 import {
+  forbiddenEnvironmentName,
   placeholderValuesOf,
   resolvePlaceholders,
   type RemoteServer,
@@ -14,14 +15,26 @@ function envText(v: string | number | boolean | null): string {
   return String(v);
 }
 
+/** A name a shell can export; the panel allows any `\w+`, so `1ST` can arrive too. */
+const EXPORTABLE = /^[A-Z_][A-Z0-9_]*$/u;
+
+/** Why an (upper-cased) egg variable name cannot be passed on, or null when it can. */
+function refusal(name: string): string | null {
+  if (!EXPORTABLE.test(name)) return 'it is not a valid environment variable name';
+  const why = forbiddenEnvironmentName(name);
+  return why ? `${why}; Talon panels refuse this name` : null;
+}
+
 /**
  * The process environment (Wings protocol §6.4, first occurrence wins): TZ, STARTUP, SERVER_MEMORY,
  * SERVER_IP, SERVER_PORT, then the egg variables upper-cased, plus what a shell needs (HOME, PATH,
- * USER, TERM). The daemon's own environment is never inherited: it may hold secrets.
+ * USER, TERM). The daemon's own environment is never inherited: it may hold secrets. Names the
+ * dynamic loader or a shell reads (LD_PRELOAD…, packages/shared host-environment.ts) are dropped,
+ * whatever panel sent them: `onRefused` hears of each, to say so where the owner looks.
  */
 export function buildEnvironment(
   cfg: RemoteServer,
-  opts: { timezone: string; home: string },
+  opts: { timezone: string; home: string; onRefused?: (name: string, why: string) => void },
 ): Record<string, string> {
   const s = cfg.settings;
   const env: Record<string, string> = {
@@ -33,7 +46,9 @@ export function buildEnvironment(
   };
   for (const [k, v] of Object.entries(s.environment)) {
     const key = k.toUpperCase();
-    if (!(key in env)) env[key] = envText(v);
+    const why = refusal(key);
+    if (why) opts.onRefused?.(key, why);
+    else if (!(key in env)) env[key] = envText(v);
   }
   env.HOME = opts.home;
   env.USER = 'container';

@@ -76,8 +76,17 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
   if (process.getuid?.() === 0) await chown(tmp, config.runtime.uid, config.runtime.gid);
 
   const inside = driver.insidePaths('install', server.dir, tmp);
-  const env = buildEnvironment(server.config, { timezone: config.system.timezone, home: inside.root });
   const output: string[] = [];
+  const env = buildEnvironment(server.config, {
+    timezone: config.system.timezone,
+    home: inside.root,
+    onRefused: (name, why) => {
+      const line = `variable ${name} was not passed to the installer: ${why}`;
+      output.push(line);
+      server.bus.emit('install output', line);
+      deps.log.warn({ server: server.uuid, variable: name }, 'egg variable refused');
+    },
+  });
   server.bus.emit('daemon message', 'Starting installation process, this could take a few minutes...');
 
   const build = server.config.settings.build;

@@ -261,7 +261,11 @@ export class Server {
     this.history.clear();
     this.setState('starting');
     const home = driver.insidePaths('server', this.dir).root;
-    const env = buildEnvironment(this.config, { timezone: config.system.timezone, home });
+    const env = buildEnvironment(this.config, {
+      timezone: config.system.timezone,
+      home,
+      onRefused: (name, why) => this.notice(`variable ${name} was not passed to the server: ${why}`),
+    });
     const command = substituteStartup(this.config.settings.invocation, env, this.config.settings, (p) =>
       this.deps.log.warn({ server: this.uuid, placeholder: p }, 'unknown placeholder in the startup command'),
     );

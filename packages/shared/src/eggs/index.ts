@@ -1,6 +1,7 @@
 export * from './types.ts';
 export * from './paths.ts';
 export * from './variable-rules.ts';
+export * from './host-environment.ts';
 export { RESERVED_ENV_NAMES, eggSchema, eggV1Schema, eggV2Schema } from './schema.ts';
 export { eggConfigSchema } from './config.ts';
 export * from './parse.ts';

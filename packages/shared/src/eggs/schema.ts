@@ -13,6 +13,7 @@ import {
   installInterpreter,
 } from './install-entrypoint.ts';
 import { readVariableRules } from './variable-rules.ts';
+import { forbiddenEnvironmentMessage } from './host-environment.ts';
 import type { EggFormat, EggVariable } from './types.ts';
 
 /** Names the daemon sets itself for every server; an egg variable may not shadow them. */
@@ -51,6 +52,10 @@ const envVariable = z
   .superRefine((name, ctx) => {
     if ((RESERVED_ENV_NAMES as readonly string[]).includes(name.toUpperCase()))
       ctx.addIssue({ code: 'custom', message: `"${name}" is reserved: the daemon sets it for every server` });
+    else {
+      const forbidden = forbiddenEnvironmentMessage(name);
+      if (forbidden) ctx.addIssue({ code: 'custom', message: forbidden });
+    }
   });
 
 /** `|` string (PTDL) or list/object of rules (Pelican), stored as one canonical `|` string. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { splitVariableRules, validate } from '@talon/shared';
+import { forbiddenEnvironmentMessage, splitVariableRules, validate } from '@talon/shared';
 import type { Allocation, Egg, EggVariable, Server } from '../../db/types.ts';
 import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
 import { errors, HttpError, ValidationFailed } from '../../http/errors.ts';
@@ -91,8 +91,21 @@ export function expandPortRange(entries: string[]): number[] {
   return ports;
 }
 
+/**
+ * Names the dynamic loader or a shell reads (`LD_PRELOAD`…) are refused whether the request names
+ * them or the egg has one from before the rule (issue 23): 422 `environment.<NAME>`.
+ */
+function refuseHostEnvironmentNames(names: string[]) {
+  const failures = [...new Set(names)].flatMap((name) => {
+    const detail = forbiddenEnvironmentMessage(name);
+    return detail ? [{ field: `environment.${name}`, rule: 'host_environment', detail }] : [];
+  });
+  if (failures.length > 0) throw new ValidationFailed(failures);
+}
+
 /** Egg variable values checked with each variable's own rules (422 `environment.<ENV>`). */
 export function validateVariables(variables: EggVariable[], environment: Record<string, unknown>) {
+  refuseHostEnvironmentNames([...Object.keys(environment), ...variables.map((v) => v.env_variable)]);
   const data = {
     environment: Object.fromEntries(
       variables.map((v) => [v.env_variable, environment[v.env_variable] ?? null]),

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../test-support/harness.ts';
+
+// Issue 23 item 1, replayed on a real daemon with bubblewrap, setpriv and cgroups (as root, as CI
+// runs): a server variable named LD_PRELOAD once loaded a library into the host's `sh` and `bwrap`
+// as uid 0, and every variable's value sat in the environment of those root processes.
+
+/** A shared object whose constructor leaves a file named after the effective uid and the program. */
+const PRELOAD_C = String.raw`
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+__attribute__((constructor)) static void talon_marker(void) {
+  char comm[32] = "unknown";
+  int f = open("/proc/self/comm", O_RDONLY);
+  if (f >= 0) { ssize_t n = read(f, comm, sizeof comm - 1); if (n > 0) comm[n - 1] = 0; close(f); }
+  const char *dirs[] = { MARKERS, "/home/container", "/mnt/server" };
+  for (unsigned i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+    char p[600];
+    snprintf(p, sizeof p, "%s/loaded-uid%d-%s-%d", dirs[i], (int)geteuid(), comm, (int)getpid());
+    int fd = open(p, O_CREAT | O_WRONLY, 0644);
+    if (fd >= 0) close(fd);
+  }
+}
+`;
+
+/** Every process whose argv or environment holds `needle`: pid, effective uid, program. */
+async function processesHolding(needle: string): Promise<{ pid: number; uid: number; comm: string }[]> {
+  const found: { pid: number; uid: number; comm: string }[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/u.test(entry)) continue;
+    try {
+      const [cmdline, environ, status] = await Promise.all([
+        readFile(`/proc/${entry}/cmdline`),
+        readFile(`/proc/${entry}/environ`),
+        readFile(`/proc/${entry}/status`, 'utf8'),
+      ]);
+      if (!cmdline.includes(needle) && !environ.includes(needle)) continue;
+      const uid = Number(/^Uid:\s+\d+\s+(\d+)/mu.exec(status)?.[1]);
+      const comm = /^Name:\s+(.*)$/mu.exec(status)?.[1] ?? '?';
+      found.push({ pid: Number(entry), uid, comm });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+describe('server variables never reach a host process', () => {
+  let stack: Stack;
+  let markers: string;
+  let library: string;
+  beforeAll(async () => {
+    markers = await mkdtemp('/var/tmp/talon-preload-');
+    // Anyone may leave a marker here: a load as any uid must be seen.
+    await chmod(markers, 0o1777);
+    await writeFile(path.join(markers, 'preload.c'), PRELOAD_C);
+    library = path.join(markers, 'preload.so');
+    execFileSync('gcc', [
+      '-shared',
+      '-fPIC',
+      `-DMARKERS="${markers}"`,
+      '-o',
+      library,
+      path.join(markers, 'preload.c'),
+    ]);
+    await chmod(library, 0o755);
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+    await rm(markers, { recursive: true, force: true });
+  });
+
+  it('LD_PRELOAD from a panel loads nowhere as root; the installer and the server still run', async () => {
+    const uuid = await stack.createInstalled(undefined, {
+      settings: {
+        environment: {
+          GAME_FILE: 'game.js',
+          LD_PRELOAD: library,
+          BASH_ENV: path.join(markers, 'bashrc'),
+        },
+      },
+    });
+    expect(stack.remote.installReports.find((r) => r.uuid === uuid)?.successful).toBe(true);
+    const ws = await stack.startedWs(uuid);
+    const serverDir = path.join(stack.config.system.data, uuid);
+    const loads = [...(await readdir(markers)), ...(await readdir(serverDir))].filter((f) =>
+      f.startsWith('loaded-'),
+    );
+    expect(loads.filter((f) => f.startsWith('loaded-uid0-'))).toEqual([]);
+    // Dropped before the launch, so not even the game loads it; the console and install log say so.
+    expect(loads).toEqual([]);
+    const said = ws.messages.filter((m) => m.args?.[0]?.includes('LD_PRELOAD')).map((m) => m.args![0]);
+    expect(said.join('\n')).toMatch(/variable LD_PRELOAD was not passed to the server/u);
+    const installLog = await readFile(
+      path.join(stack.config.system.log_directory, 'install', `${uuid}.log`),
+      'utf8',
+    );
+    expect(installLog).toMatch(/variable LD_PRELOAD was not passed to the installer/u);
+    ws.send('set state', 'kill');
+    await ws.waitFor(
+      (m) => m.event === 'status' && m.args?.[0] === 'offline',
+      10_000,
+      ws.messages.length - 1,
+    );
+  });
+
+  it("a variable's value is only in the game's own processes, never in a root process's argv or environment", async () => {
+    const secret = `talon-secret-${randomBytes(8).toString('hex')}`;
+    const uuid = await stack.createInstalled(undefined, {
+      settings: {
+        environment: { GAME_FILE: 'game.js', WORLD_SEED: secret },
+        invocation: 'node {{GAME_FILE}} --seed {{WORLD_SEED}}',
+      },
+    });
+    const ws = await stack.startedWs(uuid);
+    const holders = await processesHolding(secret);
+    // The game itself has it (the value was delivered)…
+    expect(holders.some((p) => p.comm === 'node' && p.uid === stack.config.runtime.uid)).toBe(true);
+    // …and nothing else: no bwrap, setpriv or shell of the daemon's, no process of another uid.
+    expect(holders.filter((p) => p.uid !== stack.config.runtime.uid)).toEqual([]);
+    ws.send('set state', 'kill');
+    await ws.waitFor(
+      (m) => m.event === 'status' && m.args?.[0] === 'offline',
+      10_000,
+      ws.messages.length - 1,
+    );
+  });
+});
