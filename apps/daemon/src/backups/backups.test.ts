@@ -199,7 +199,11 @@ describe('backups', () => {
     const { id } = await backup('');
     const bytes = await readFile(archive(id));
     const url = (token: string) => `${stack.url}/download/backup?token=${encodeURIComponent(token)}`;
-    const good = await stack.token(uuid, { backup_uuid: id, unique_id: randomUUID() });
+    const good = await stack.token(uuid, {
+      scope: 'backup-download',
+      backup_uuid: id,
+      unique_id: randomUUID(),
+    });
 
     const res = await fetch(url(good));
     expect(res.status).toBe(200);
@@ -212,7 +216,13 @@ describe('backups', () => {
     await reused.arrayBuffer();
 
     const now = Math.floor(Date.now() / 1000);
-    const claims = { server_uuid: uuid, backup_uuid: id, exp: now + 600, unique_id: randomUUID() };
+    const claims = {
+      scope: 'backup-download',
+      server_uuid: uuid,
+      backup_uuid: id,
+      exp: now + 600,
+      unique_id: randomUUID(),
+    };
     const wrongKey = await fetch(url(await signToken('z'.repeat(64), claims)));
     expect(wrongKey.status).toBe(403);
     await wrongKey.arrayBuffer();
@@ -220,7 +230,13 @@ describe('backups', () => {
     expect(expired.status).toBe(403);
     await expired.arrayBuffer();
     const otherBackup = await fetch(
-      url(await stack.token(uuid, { backup_uuid: randomUUID(), unique_id: randomUUID() })),
+      url(
+        await stack.token(uuid, {
+          scope: 'backup-download',
+          backup_uuid: randomUUID(),
+          unique_id: randomUUID(),
+        }),
+      ),
     );
     expect(otherBackup.status).toBe(404);
     expect(await otherBackup.json()).toEqual({ error: 'The requested backup was not found on this server.' });

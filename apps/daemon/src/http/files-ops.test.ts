@@ -581,6 +581,8 @@ describe('file operation routes and signed URLs', () => {
           exp: now() + 900,
           unique_id: randomUUID(),
           server_uuid: uuid,
+          // Each URL's one purpose (§9.2b): the downloads here name a file, the uploads do not.
+          scope: 'file_path' in claims ? 'file-download' : 'file-upload',
           ...claims,
         },
         header,
@@ -756,6 +758,7 @@ describe('file operation routes and signed URLs', () => {
 
     it('upload over the quota is refused', async () => {
       const t = await signToken(TOKEN, {
+        scope: 'file-upload',
         exp: Math.floor(Date.now() / 1000) + 60,
         unique_id: randomUUID(),
         server_uuid: q,

@@ -92,6 +92,7 @@ describe('server files with links to the host, through the daemon (1.0.0-beta.8,
       const now = Math.floor(Date.now() / 1000);
       const download = () =>
         signToken(TOKEN, {
+          scope: 'file-download',
           iat: now,
           nbf: now - 300,
           exp: now + 900,

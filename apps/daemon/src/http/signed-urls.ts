@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { signedUrlClaimsSchema, type SignedUrlClaims } from '@talon/shared';
+import { signedUrlClaimsSchema, type SignedUrlClaims, type SignedUrlScope } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import type { ActivityBatch } from '../panel/activity-batch.ts';
 import { FileError } from '../fs/errors.ts';
@@ -20,6 +20,7 @@ export const SIGNED = {
   notFound: 'The requested resource was not found on this server.',
   notMultipart: UPLOAD.notMultipart,
   noFiles: 'No files were found on the request body.',
+  suspended: 'Cannot upload to a server that is suspended.',
 };
 
 export class TokenError extends Error {}
@@ -28,13 +29,15 @@ export type SignedClaims = SignedUrlClaims;
 
 /**
  * Verify a panel-signed URL token (protocol §4, panel reference §3.4): `jose` checks the HS256
- * signature with the node token (any other algorithm, `none` included, is refused); then `exp` is
+ * signature with the node token (any other algorithm, `none` included, is refused); the token's
+ * `scope` must be the route's own (§9.2b: a console or download token never uploads); then `exp` is
  * required and must be in the future, and `nbf` (when present) not more than 60 s in the future
  * (clock skew between panel and node). Anything else is a TokenError.
  */
 export async function verifySignedToken(
   token: string,
   secret: string,
+  scope: SignedUrlScope,
   nowSeconds = Date.now() / 1000,
 ): Promise<SignedClaims> {
   let payload: unknown;
@@ -45,6 +48,7 @@ export async function verifySignedToken(
   }
   const claims = signedUrlClaimsSchema.safeParse(payload);
   if (!claims.success) throw new TokenError('claims');
+  if (claims.data.scope !== scope) throw new TokenError(`scope ${claims.data.scope} is not ${scope}`);
   if (claims.data.exp <= nowSeconds) throw new TokenError('expired');
   if (claims.data.nbf !== undefined && claims.data.nbf > nowSeconds + 60)
     throw new TokenError('not yet valid');
@@ -83,10 +87,11 @@ export function registerSignedUrlRoutes(
   const authorise = async (
     req: FastifyRequest,
     reply: FastifyReply,
+    scope: SignedUrlScope,
   ): Promise<{ s: Server; claims: SignedClaims } | null> => {
     let claims: SignedClaims;
     try {
-      claims = await verifySignedToken(query(req, 'token'), config.token);
+      claims = await verifySignedToken(query(req, 'token'), config.token, scope);
     } catch (err) {
       if (!(err instanceof TokenError)) throw err;
       void reply.code(403).send({ error: SIGNED.invalidToken });
@@ -105,7 +110,7 @@ export function registerSignedUrlRoutes(
   };
 
   app.get('/download/file', { config: { signedUrl: true } }, async (req, reply) => {
-    const ok = await authorise(req, reply);
+    const ok = await authorise(req, reply, 'file-download');
     if (!ok) return reply;
     let opened;
     try {
@@ -131,8 +136,13 @@ export function registerSignedUrlRoutes(
   });
 
   app.get('/download/backup', { config: { signedUrl: true } }, async (req, reply) => {
-    const ok = await authorise(req, reply);
+    const ok = await authorise(req, reply, 'backup-download');
     if (!ok) return reply;
+    // A backup is the whole server: a folder-scoped user's URL would reach past their folders
+    // (the daemon does not cut archives per folder), and a URL must name its backup.
+    if (ok.claims.file_scope !== undefined || ok.claims.backup_uuid === undefined) {
+      return reply.code(403).send({ error: SIGNED.invalidToken });
+    }
     return sendBackup(reply, config, ok.claims);
   });
 
@@ -142,9 +152,14 @@ export function registerSignedUrlRoutes(
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
     scope.post('/upload/file', { config: { signedUrl: true } }, async (req, reply) => {
-      const ok = await authorise(req, reply);
+      const ok = await authorise(req, reply, 'file-upload');
       if (!ok) return reply;
       const { s } = ok;
+      // An upload URL outlives a suspension that comes after it was handed out.
+      if (s.suspended) {
+        void reply.header('Connection', 'close');
+        return reply.code(409).send({ error: SIGNED.suspended });
+      }
       if (!/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
         throw new ServerError(SIGNED.notMultipart, 400);
       }

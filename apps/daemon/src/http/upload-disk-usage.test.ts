@@ -55,6 +55,7 @@ describe('disk usage while an upload is in flight', () => {
     const s = stack.daemon.manager.get(uuid)!;
     const base = await s.disk.refresh();
     const t = await signToken(TOKEN, {
+      scope: 'file-upload',
       exp: Math.floor(Date.now() / 1000) + 60,
       unique_id: randomUUID(),
       server_uuid: uuid,

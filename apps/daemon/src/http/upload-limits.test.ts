@@ -47,6 +47,7 @@ describe('upload limits (streamed uploads)', () => {
 
   const upload = async (directory: string): Promise<PacedRequest> => {
     const t = await signToken(TOKEN, {
+      scope: 'file-upload',
       exp: Math.floor(Date.now() / 1000) + 60,
       unique_id: randomUUID(),
       server_uuid: uuid,

@@ -94,10 +94,16 @@ describe('crash decision', () => {
 
 describe('JWT and denylist', () => {
   it('verifies HS256 and rejects tampering', async () => {
-    const t = await signToken('k', { exp: 10, iat: 1, server_uuid: 's', permissions: ['*'] });
+    const t = await signToken('k', {
+      scope: 'websocket',
+      exp: 10,
+      iat: 1,
+      server_uuid: 's',
+      permissions: ['*'],
+    });
     expect((await verifyWebsocketToken(t, 'k')).server_uuid).toBe('s');
     const [h, , sig] = t.split('.');
-    const forged = `${h}.${Buffer.from(JSON.stringify({ exp: 10, iat: 1, server_uuid: 'other', permissions: ['*'] })).toString('base64url')}.${sig}`;
+    const forged = `${h}.${Buffer.from(JSON.stringify({ scope: 'websocket', exp: 10, iat: 1, server_uuid: 'other', permissions: ['*'] })).toString('base64url')}.${sig}`;
     await expect(verifyWebsocketToken(forged, 'k')).rejects.toThrow('jwt: HMAC verification failed');
     await expect(verifyWebsocketToken('a.b', 'k')).rejects.toThrow('jwt: malformed token');
   });

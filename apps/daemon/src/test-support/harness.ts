@@ -211,6 +211,7 @@ export async function startStack(
     token(uuid, claims = {}) {
       const now = Math.floor(Date.now() / 1000);
       return signToken(TOKEN, {
+        scope: 'websocket',
         iss: remoteUrl,
         aud: [current.url],
         jti: 'jti-' + uuid,

@@ -9,8 +9,16 @@ import { verifyWebsocketToken } from './jwt.ts';
 const KEY = 'node-token-'.padEnd(64, 'x');
 const now = Math.floor(Date.now() / 1000);
 const uuid = randomUUID();
-const socketClaims = { iat: now, nbf: now - 300, exp: now + 600, server_uuid: uuid, permissions: ['*'] };
+const socketClaims = {
+  scope: 'websocket',
+  iat: now,
+  nbf: now - 300,
+  exp: now + 600,
+  server_uuid: uuid,
+  permissions: ['*'],
+};
 const urlClaims = {
+  scope: 'file-download',
   iat: now,
   nbf: now - 300,
   exp: now + 900,
@@ -51,6 +59,16 @@ describe('websocket token', () => {
       'jwt: invalid claims',
     ],
     ['not a JWT', async () => 'a.b', 'jwt: malformed token'],
+    [
+      'no scope',
+      () => signToken(KEY, { ...socketClaims, scope: undefined }),
+      'jwt: token scope is not websocket',
+    ],
+    [
+      'a download scope',
+      () => signToken(KEY, { ...socketClaims, scope: 'file-download' }),
+      'jwt: token scope is not websocket',
+    ],
   ])('is refused with %s', async (_what, token, message) => {
     await expect(verifyWebsocketToken(await token(), KEY)).rejects.toThrow(message);
   });
@@ -58,7 +76,9 @@ describe('websocket token', () => {
 
 describe('signed URL token', () => {
   it('a token the panel would sign is accepted', async () => {
-    expect(await verifySignedToken(await signToken(KEY, urlClaims), KEY)).toMatchObject(urlClaims);
+    expect(await verifySignedToken(await signToken(KEY, urlClaims), KEY, 'file-download')).toMatchObject(
+      urlClaims,
+    );
   });
 
   it.each([
@@ -73,16 +93,21 @@ describe('signed URL token', () => {
       async () =>
         withPayload(await signToken(KEY, urlClaims), { ...urlClaims, file_path: '../../etc/shadow' }),
     ],
+    ['no scope', () => signToken(KEY, { ...urlClaims, scope: undefined })],
+    ['the upload scope', () => signToken(KEY, { ...urlClaims, scope: 'file-upload' })],
+    ['the websocket scope', () => signToken(KEY, { ...urlClaims, scope: 'websocket' })],
   ])('is refused with %s', async (_what, token) => {
-    await expect(verifySignedToken(await token(), KEY, now)).rejects.toBeInstanceOf(TokenError);
+    await expect(verifySignedToken(await token(), KEY, 'file-download', now)).rejects.toBeInstanceOf(
+      TokenError,
+    );
   });
 
   it('allows a minute of clock skew on nbf, none on exp', async () => {
     await expect(
-      verifySignedToken(await signToken(KEY, { ...urlClaims, nbf: now + 30 }), KEY, now),
+      verifySignedToken(await signToken(KEY, { ...urlClaims, nbf: now + 30 }), KEY, 'file-download', now),
     ).resolves.toBeTruthy();
     await expect(
-      verifySignedToken(await signToken(KEY, { ...urlClaims, exp: now }), KEY, now),
+      verifySignedToken(await signToken(KEY, { ...urlClaims, exp: now }), KEY, 'file-download', now),
     ).rejects.toThrow('expired');
   });
 });

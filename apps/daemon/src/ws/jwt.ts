@@ -1,5 +1,5 @@
 import { compactVerify, errors } from 'jose';
-import { WINGS_JWT_ALGORITHM, websocketClaimsSchema, type WebsocketClaims } from '@talon/shared';
+import { JWT_ERRORS, WINGS_JWT_ALGORITHM, websocketClaimsSchema, type WebsocketClaims } from '@talon/shared';
 
 export class JwtError extends Error {}
 
@@ -31,12 +31,17 @@ export async function verifyHs256Payload(token: string, secret: string): Promise
 }
 
 /**
- * Verify a websocket JWT signed with the node token and parse its claims. Only the signature and the
- * claim shapes are checked here; time, audience, denylist and permissions are checked on every use
+ * Verify a websocket JWT signed with the node token and parse its claims. Only the signature, the
+ * `websocket` scope and the claim shapes are checked here; time, audience, denylist and permissions are checked on every use
  * (the token can expire while the socket is open).
  */
 export async function verifyWebsocketToken(token: string, secret: string): Promise<WebsocketClaims> {
-  const claims = websocketClaimsSchema.safeParse(await verifyHs256Payload(token, secret));
+  const payload = await verifyHs256Payload(token, secret);
+  // One purpose per token (GHSA-8r6w-3qq5-4p4r): said apart from other claim problems, as it is
+  // the mistake a panel without `scope` makes.
+  if ((payload as { scope?: unknown } | null)?.scope !== 'websocket')
+    throw new JwtError(JWT_ERRORS.wrongScope);
+  const claims = websocketClaimsSchema.safeParse(payload);
   if (!claims.success) throw new JwtError('jwt: invalid claims');
   return claims.data;
 }

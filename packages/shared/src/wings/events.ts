@@ -60,6 +60,8 @@ export const JWT_ERRORS = {
   missing: 'jwt: no jwt present',
   noConnect: 'jwt: missing connect permission',
   serverMismatch: 'jwt: server uuid mismatch',
+  /** A token signed for another purpose (a signed URL's) or without `scope` (§9.2b). */
+  wrongScope: 'jwt: token scope is not websocket',
 } as const;
 
 // The `stats` payload's shape is `serverStatsSchema` in daemon-api.ts.
