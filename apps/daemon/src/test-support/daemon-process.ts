@@ -33,7 +33,10 @@ function merge(into: Record<string, any>, from: Record<string, any>): void {
  * `apps/daemon/src/main.ts` as a real child process on its own directories, with the remote
  * stand-in as its panel. Resolves once it logged "daemon listening" (its URL is read from that line).
  */
-export async function startDaemonProcess(config: Record<string, unknown> = {}): Promise<DaemonProcess> {
+export async function startDaemonProcess(
+  config: Record<string, unknown> = {},
+  opts: { ownProcessGroup?: boolean } = {},
+): Promise<DaemonProcess> {
   const remote = new RemoteStandIn(TOKEN_ID, TOKEN);
   const { root, configFile } = await writeDaemonFiles(await remote.start());
   const raw = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, any>;
@@ -45,6 +48,8 @@ export async function startDaemonProcess(config: Record<string, unknown> = {}): 
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'debug', LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // As a shell runs a foreground job: a group of its own, which a test can signal as a terminal would.
+    detached: opts.ownProcessGroup ?? false,
   });
   let text = '';
   child.stdout.on('data', (c: Buffer) => (text += c.toString()));
