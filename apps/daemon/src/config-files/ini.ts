@@ -1,10 +1,59 @@
 import type { ReplaceRule } from './rules.ts';
 import { resolveText, type ConfigLookup } from './values.ts';
 
-const SECTION = /^\s*\[(.*)\]\s*(?:[;#].*)?$/;
 const COMMENT = /^\s*[;#]/;
-/** key, delimiter (with its blanks), value, line ending remainder. */
-const ENTRY = /^(\s*)([^=:]*?)(\s*[=:]\s*)(.*?)(\r?)$/;
+
+/** A `key = value` line in parts: leading blanks, key, delimiter with its blanks, value, `\r`. */
+interface Entry {
+  indent: string;
+  key: string;
+  delimiter: string;
+  value: string;
+  cr: string;
+}
+
+const isBlank = (c: string): boolean => /\s/.test(c);
+
+/**
+ * The name of a `[section]` header line, or null: from the first `[` to the last `]` followed only
+ * by blanks or by a `;`/`#` comment. One backward scan (the regex this replaces backtracked
+ * quadratically over a line of `];` pairs ending in `\r`).
+ */
+function sectionName(line: string): string | null {
+  let start = 0;
+  while (start < line.length && isBlank(line[start]!)) start++;
+  if (line[start] !== '[') return null;
+  let next = ''; // the first non-blank character after position i
+  for (let i = line.length - 1; i > start; i--) {
+    const c = line[i]!;
+    if (c === ']' && (next === '' || next === ';' || next === '#')) return line.slice(start + 1, i);
+    if (!isBlank(c)) next = c;
+  }
+  return null;
+}
+
+/**
+ * One scan of the line (the regex this replaces backtracked cubically over a line of blanks
+ * without a delimiter): the key runs to the first `=` or `:`, without the blanks around it.
+ */
+function parseEntry(line: string): Entry | null {
+  const at = line.search(/[=:]/);
+  if (at < 0) return null;
+  let start = 0;
+  while (start < at && isBlank(line[start]!)) start++;
+  let keyEnd = at;
+  while (keyEnd > start && isBlank(line[keyEnd - 1]!)) keyEnd--;
+  let valueStart = at + 1;
+  while (valueStart < line.length && isBlank(line[valueStart]!)) valueStart++;
+  const cr = line.endsWith('\r') && valueStart < line.length ? '\r' : '';
+  return {
+    indent: line.slice(0, start),
+    key: line.slice(start, keyEnd),
+    delimiter: line.slice(keyEnd, valueStart),
+    value: line.slice(valueStart, line.length - cr.length),
+    cr,
+  };
+}
 
 /**
  * `section.key` split at the first `.` outside square brackets (further dots belong to the key); a
@@ -41,11 +90,11 @@ function sections(lines: readonly string[]): Map<string, Range[]> {
     out.set(name, [...(out.get(name) ?? []), current]);
   };
   lines.forEach((line, i) => {
-    const m = SECTION.exec(line);
-    if (!m) return;
+    const header = sectionName(line);
+    if (header === null) return;
     current.end = i;
     push();
-    name = m[1]!.trim();
+    name = header.trim();
     current = { header: i, start: i + 1, end: lines.length };
   });
   push();
@@ -60,8 +109,8 @@ function sections(lines: readonly string[]): Map<string, Range[]> {
 export function rewriteIni(text: string, rules: readonly ReplaceRule[], lookup: ConfigLookup): string {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const sample = lines.find((l) => !COMMENT.test(l) && !SECTION.test(l) && ENTRY.test(l));
-  const delimiter = sample && !/\s[=:]/.test(ENTRY.exec(sample)![3]!) ? '=' : ' = ';
+  const sample = lines.find((l) => !COMMENT.test(l) && sectionName(l) === null && parseEntry(l) !== null);
+  const delimiter = sample && !isBlank(parseEntry(sample)!.delimiter[0]!) ? '=' : ' = ';
   for (const rule of rules) {
     const { section, key } = splitIniMatch(rule.match);
     const value = resolveText(rule.replaceWith, lookup);
@@ -69,9 +118,9 @@ export function rewriteIni(text: string, rules: readonly ReplaceRule[], lookup: 
     let done = false;
     for (const r of ranges ?? []) {
       for (let i = r.start; i < r.end; i++) {
-        const m = COMMENT.test(lines[i]!) ? null : ENTRY.exec(lines[i]!);
-        if (m?.[2] !== key) continue;
-        lines[i] = `${m[1]}${m[2]}${m[3]}${value}${m[5]}`;
+        const e = COMMENT.test(lines[i]!) ? null : parseEntry(lines[i]!);
+        if (e?.key !== key) continue;
+        lines[i] = `${e.indent}${e.key}${e.delimiter}${value}${e.cr}`;
         done = true;
       }
     }

@@ -3,6 +3,16 @@ import { resolveText, type ConfigLookup } from './values.ts';
 
 const ESCAPES: Record<string, string> = { t: '\t', n: '\n', r: '\r', f: '\f' };
 
+/**
+ * Backslashes at the end of a line, counted backwards (the regex this replaces rescanned the run
+ * from every position: quadratic on a long run followed by another character).
+ */
+function trailingBackslashes(line: string): number {
+  let n = 0;
+  while (n < line.length && line[line.length - 1 - n] === '\\') n++;
+  return n;
+}
+
 /** The logical lines of a properties file (continuations joined), comments and blanks dropped. */
 function logicalLines(lines: readonly string[]): string[] {
   const out: string[] = [];
@@ -10,9 +20,8 @@ function logicalLines(lines: readonly string[]): string[] {
   for (const raw of lines) {
     const line: string = acc === null ? raw : raw.replace(/^[ \t\f]+/, '');
     if (acc === null && /^[ \t\f]*([#!]|$)/.test(line)) continue;
-    // An odd number of trailing backslashes continues the line.
-    const trailing = /\\*$/.exec(line)![0].length;
-    if (trailing % 2 === 1) {
+    if (trailingBackslashes(line) % 2 === 1) {
+      // An odd number of trailing backslashes continues the line.
       acc = (acc ?? '') + line.slice(0, -1);
       continue;
     }

@@ -3,17 +3,15 @@ import { placeholderValuesOf, resolvePlaceholders, type RemoteServer } from '@ta
 import type { DaemonConfig } from '../config/config.ts';
 import { FileError } from '../fs/errors.ts';
 import { Jail, type Owner } from '../fs/jail.ts';
-import { rewritePlain } from './file.ts';
-import { rewriteIni } from './ini.ts';
-import { rewriteJson } from './json.ts';
-import { rewriteProperties } from './properties.ts';
-import { readConfigSpecs, type ConfigFileSpec, type ReplaceRule } from './rules.ts';
-import { configLookup, type ConfigLookup } from './values.ts';
-import { rewriteXml } from './xml.ts';
-import { rewriteYaml } from './yaml.ts';
+import { sharedParserPool, type ParserPool } from './pool.ts';
+import { readConfigSpecs, type ConfigFileSpec } from './rules.ts';
+import { exposedConfigValues, type ConfigValues } from './values.ts';
 
-/** Larger files are not configuration files; they are left alone (and not read into memory). */
-export const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * Larger files are left as they are, unread (CVE-2026-52857 class: the server's owner writes these
+ * files; configuration files are kilobytes, and parsing costs many times a file's size in memory).
+ */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
 export interface ConfigFileTarget {
   uuid: string;
@@ -28,6 +26,10 @@ export interface RewriteDeps {
   log: Logger;
   /** Owner of created files and directories (the server user when the daemon runs as root). */
   owner: Owner | null;
+  /** A line in the server's console (why a file was left as it is). */
+  notice?: (text: string) => void;
+  /** Where files are parsed; the daemon's shared pool unless given. */
+  parsers?: ParserPool;
 }
 
 export interface FileOutcome {
@@ -38,33 +40,10 @@ export interface FileOutcome {
   error?: string;
 }
 
-type RuleErrorSink = (rule: ReplaceRule, err: Error) => void;
+type RuleErrorSink = (match: string, message: string) => void;
 
-/** The new content of a file for a parser; unknown parsers leave it as it is. */
-function transform(
-  spec: ConfigFileSpec,
-  text: string,
-  lookup: ConfigLookup,
-  onRuleError: RuleErrorSink,
-): string {
-  switch (spec.parser) {
-    case 'file':
-      return rewritePlain(text, spec.replace);
-    case 'properties':
-      return rewriteProperties(text, spec.replace, lookup);
-    case 'ini':
-      return rewriteIni(text, spec.replace, lookup);
-    case 'yaml':
-    case 'yml':
-      return rewriteYaml(text, spec.replace, lookup, onRuleError);
-    case 'json':
-      return rewriteJson(text, spec.replace, lookup, onRuleError);
-    case 'xml':
-      return rewriteXml(text, spec.replace, lookup, onRuleError);
-    default:
-      return text;
-  }
-}
+/** A file the rewriter will not touch, and the console line saying why. */
+class LeftAsIs extends Error {}
 
 async function readIfExists(jail: Jail, file: string): Promise<string | null> {
   let opened: Awaited<ReturnType<Jail['openRead']>>;
@@ -74,11 +53,19 @@ async function readIfExists(jail: Jail, file: string): Promise<string | null> {
     if (err instanceof FileError && err.kind === 'not_found') return null;
     throw err;
   }
+  const tooLarge = new LeftAsIs(`${file} is larger than 1 MiB: it was left as it is`);
   try {
-    if (opened.stat.size > MAX_CONFIG_FILE_BYTES) {
-      throw new Error(`larger than ${MAX_CONFIG_FILE_BYTES} bytes`);
+    if (opened.stat.size > MAX_CONFIG_FILE_BYTES) throw tooLarge;
+    // Read by the descriptor, at most one byte past the cap: the file may grow after the stat.
+    const buf = Buffer.alloc(MAX_CONFIG_FILE_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await opened.handle.read(buf, length, buf.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > MAX_CONFIG_FILE_BYTES) throw tooLarge;
     }
-    return (await opened.handle.readFile()).toString('utf8');
+    return buf.toString('utf8', 0, length);
   } finally {
     await opened.handle.close();
   }
@@ -87,12 +74,25 @@ async function readIfExists(jail: Jail, file: string): Promise<string | null> {
 async function rewriteOne(
   jail: Jail,
   spec: ConfigFileSpec,
-  lookup: ConfigLookup,
+  values: ConfigValues,
+  parsers: ParserPool,
   onRuleError: RuleErrorSink,
 ): Promise<FileOutcome['result']> {
   const before = await readIfExists(jail, spec.file);
   const text = (before ?? '').replace(/^\uFEFF/, '');
-  const after = transform(spec, text, lookup, onRuleError);
+  const outcome = await parsers.run({ parser: spec.parser, replace: spec.replace, text, values });
+  if (!outcome.ok) {
+    if (!('limit' in outcome)) throw new Error(outcome.message);
+    const seconds = parsers.limits.budgetMs / 1000;
+    const heapMb = parsers.limits.heapMb;
+    throw new LeftAsIs(
+      outcome.limit === 'budget'
+        ? `${spec.file} took longer than ${seconds} s to rewrite: it was left as it is`
+        : `${spec.file} needed more than ${heapMb} MiB to rewrite: it was left as it is`,
+    );
+  }
+  for (const e of outcome.ruleErrors) onRuleError(e.match, e.message);
+  const after = outcome.text;
   if (before !== null && after === before) return 'unchanged';
   await jail.writeFile(spec.file, Buffer.from(after, 'utf8'));
   return 'written';
@@ -139,7 +139,8 @@ export async function rewriteConfigFiles(
   );
   if (specs.length === 0) return [];
   const jail = new Jail(server.dir, deps.owner);
-  const lookup = configLookup(deps.config);
+  const values = exposedConfigValues(deps.config);
+  const parsers = deps.parsers ?? sharedParserPool();
 
   // Entries naming the same file run in order, so they cannot overwrite each other's changes.
   const chains = new Map<string, Promise<unknown>>();
@@ -151,13 +152,14 @@ export async function rewriteConfigFiles(
       // refused below, with the same error
     }
     const run = async (): Promise<FileOutcome> => {
-      const onRuleError: RuleErrorSink = (rule, err) =>
-        log.warn({ file: spec.file, match: rule.match, err: err.message }, 'configuration file rule skipped');
+      const onRuleError: RuleErrorSink = (match, message) =>
+        log.warn({ file: spec.file, match, err: message }, 'configuration file rule skipped');
       try {
-        const result = await rewriteOne(jail, spec, lookup, onRuleError);
+        const result = await rewriteOne(jail, spec, values, parsers, onRuleError);
         return { file: spec.file, parser: spec.parser, result };
       } catch (err) {
-        const error = err instanceof FileError ? err.message : (err as Error).message;
+        const error = (err as Error).message;
+        if (err instanceof LeftAsIs) deps.notice?.(error);
         log.warn({ file: spec.file, parser: spec.parser, err: error }, 'configuration file not updated');
         return { file: spec.file, parser: spec.parser, result: 'failed', error };
       }

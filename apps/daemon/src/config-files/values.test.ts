@@ -15,8 +15,8 @@ describe('{{config.*}} resolution', () => {
   it.each([
     ['{{config.api.port}}', '8443'],
     ['{{ config.api.port }}', '8443'],
-    ['{{config.system.data}}/x', '/srv/talon/volumes/x'],
-    ['{{config.system.Data}}', '/srv/talon/volumes'], // segments are snake_cased
+    ['{{config.system.sftp.bindPort}}', '2022'], // segments are snake_cased
+    ['{{config.system.timezone}}', config.system.timezone],
     ['{{config.api.uploadLimit}}', '100'],
     ['{{config.api.ssl.enabled}}', 'false'],
     ['{{config.app_name}} on {{config.api.port}}', 'Talon on 8443'],
@@ -29,6 +29,31 @@ describe('{{config.*}} resolution', () => {
     ['plain', 'plain'],
   ])('%s → %j', (raw, want) => {
     expect(resolveText(raw, lookup)).toBe(want);
+  });
+
+  // CVE-2026-52855: an egg's rule read the node's own configuration (Wings resolved any path).
+  it.each([
+    '{{config.token}}',
+    '{{config.tokenId}}',
+    '{{config.token_id}}',
+    '{{config.api.ssl.key}}',
+    '{{config.api.ssl.cert}}',
+    '{{config.api.ssl}}',
+    '{{config.api}}',
+    '{{config.remote}}',
+    '{{config.system.data}}/x',
+    '{{config.system.Data}}',
+    '{{config.system}}',
+    '{{config.uuid}}',
+    '{{config.docker}}',
+    '{{config.__proto__}}',
+    '{{config.constructor}}',
+  ])('hands out no value beyond the exposed list: %s → ""', (raw) => {
+    const withKeys = configLookup({
+      ...config,
+      api: { ...config.api, ssl: { enabled: true, cert: '/etc/talon/cert.pem', key: '/etc/talon/key.pem' } },
+    });
+    expect(resolveText(raw, withKeys)).toBe('');
   });
 
   it('renders non-string replace_with values as text', () => {

@@ -3,37 +3,60 @@ import type { DaemonConfig } from '../config/config.ts';
 /** `{{config.<dotted path>}}`, with an optional single space inside each brace pair. */
 const CONFIG_PLACEHOLDER = /\{\{ ?config\.([A-Za-z0-9_.-]+) ?\}\}/g;
 
-/** Node secrets never handed to a server's files, whatever an egg asks for. */
-const SECRET_PATHS = new Set(['token', 'token_id']);
+/**
+ * The only `{{config.…}}` paths an egg may read (CVE-2026-52855: Wings handed out its whole
+ * configuration, node token and key paths included). Each is something the server's users see
+ * anyway: the daemon's name, its API port and TLS switch and upload limit (their browser talks to
+ * it), the SFTP port (shown in the panel), the timezone (the server's TZ) and the address the server
+ * reaches the host at. Any other path resolves like a missing one: the whole value becomes ''.
+ */
+export const EXPOSED_CONFIG_PATHS = [
+  'app_name',
+  'api.port',
+  'api.ssl.enabled',
+  'api.upload_limit',
+  'system.timezone',
+  'system.sftp.bind_port',
+  'docker.network.interface',
+] as const;
 
 /**
  * Values the daemon's configuration does not hold but eggs expect (Appendix A). Servers of the
  * `process` runtime share the host's network, so the address Wings gives its Docker bridge is the
  * loopback here (BungeeCord-style eggs point their backends at it).
  */
-const RUNTIME_DEFAULTS: Record<string, unknown> = { docker: { network: { interface: '127.0.0.1' } } };
+const RUNTIME_DEFAULTS: Record<string, unknown> = { 'docker.network.interface': '127.0.0.1' };
 
-/** Looks up a `{{config.…}}` path; undefined when the path does not exist. */
+/** Looks up a `{{config.…}}` path; undefined when the path is not exposed. */
 export type ConfigLookup = (path: string) => string | undefined;
 
-/** `apiPort`, `APIPort`, `api-port` → `api_port` (each path segment of a placeholder). */
+/** The exposed paths and their text: plain data, so it can be handed to the parser worker. */
+export type ConfigValues = Record<string, string>;
+
+const isUpper = (c: string): boolean => c >= 'A' && c <= 'Z';
+const isSeparator = (c: string): boolean => c === '-' || /\s/.test(c);
+const isLowerOrDigit = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+
+/**
+ * `apiPort`, `APIPort`, `api-port` → `api_port` (each path segment of a placeholder). One pass: a
+ * capital starts a word after a lower-case letter or digit, or before a lower-case letter when it
+ * ends a run of capitals; runs of `-` and blanks become one `_`.
+ */
 export function snakeCase(segment: string): string {
-  return segment
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[-\s]+/g, '_')
-    .toLowerCase();
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function merged(base: unknown, defaults: unknown): unknown {
-  if (!isObject(defaults)) return base === undefined ? defaults : base;
-  if (base !== undefined && !isObject(base)) return base;
-  const out: Record<string, unknown> = { ...(base ?? {}) };
-  for (const [k, v] of Object.entries(defaults)) out[k] = merged(out[k], v);
+  let out = '';
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (isSeparator(c)) {
+      if (i === 0 || !isSeparator(segment[i - 1]!)) out += '_';
+      continue;
+    }
+    if (isUpper(c) && i > 0) {
+      const prev = segment[i - 1]!;
+      const next = segment[i + 1] ?? '';
+      if (isLowerOrDigit(prev) || (isUpper(prev) && next >= 'a' && next <= 'z')) out += '_';
+    }
+    out += c.toLowerCase();
+  }
   return out;
 }
 
@@ -45,21 +68,36 @@ export function valueText(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** A lookup over the daemon's configuration serialised as JSON (keys as in Wings' config.yml). */
-export function configLookup(config: DaemonConfig | Record<string, unknown>): ConfigLookup {
-  const tree = merged(JSON.parse(JSON.stringify(config)) as unknown, RUNTIME_DEFAULTS);
+function at(tree: unknown, dotted: string): unknown {
+  let node = tree;
+  for (const key of dotted.split('.')) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** The exposed values of the daemon's configuration (keys as in Wings' config.yml). */
+export function exposedConfigValues(config: DaemonConfig | Record<string, unknown>): ConfigValues {
+  const out: ConfigValues = {};
+  for (const p of EXPOSED_CONFIG_PATHS) {
+    const v = at(config, p) ?? RUNTIME_DEFAULTS[p];
+    if (v !== undefined && (v === null || typeof v !== 'object')) out[p] = valueText(v);
+  }
+  return out;
+}
+
+/** A lookup over exposed values: each segment of the asked path snake_cased, then matched whole. */
+export function lookupIn(values: ConfigValues): ConfigLookup {
   return (dotted) => {
-    const parts = dotted.split('.').map(snakeCase);
-    if (parts.some((p) => p === '') || SECRET_PATHS.has(parts[0]!)) return undefined;
-    let node: unknown = tree;
-    for (const p of parts) {
-      if (Array.isArray(node) && /^\d+$/.test(p)) node = node[Number(p)];
-      else if (isObject(node) && Object.hasOwn(node, p)) node = node[p];
-      else return undefined;
-      if (node === undefined) return undefined;
-    }
-    return valueText(node);
+    const key = dotted.split('.').map(snakeCase).join('.');
+    return Object.hasOwn(values, key) ? values[key] : undefined;
   };
+}
+
+/** A lookup over the daemon's configuration, limited to the exposed paths. */
+export function configLookup(config: DaemonConfig | Record<string, unknown>): ConfigLookup {
+  return lookupIn(exposedConfigValues(config));
 }
 
 /**

@@ -37,7 +37,9 @@ export function rewriteYaml(
   lookup: ConfigLookup,
   onRuleError: (rule: ReplaceRule, err: Error) => void,
 ): string {
-  const doc = parseDocument(text);
+  // uniqueKeys: the library's duplicate-key check compares every key with every other one of its
+  // mapping (quadratic: 60,000 keys took over a minute); a repeated key is read as its last value.
+  const doc = parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length > 0) throw doc.errors[0]!;
   const before: unknown = doc.toJS({ maxAliasCount: 100 });
   const after = editTree(structuredClone(before ?? {}), rules, lookup, onRuleError);

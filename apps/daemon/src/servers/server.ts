@@ -254,6 +254,7 @@ export class Server {
       config,
       log: this.deps.log,
       owner: process.getuid?.() === 0 ? { uid: config.runtime.uid, gid: config.runtime.gid } : null,
+      notice: (text) => this.notice(text),
     });
     this.notice('Ensuring file permissions are set correctly, this could take a few seconds...');
     await this.fixOwnership();
