@@ -1,9 +1,21 @@
 import type { Kysely } from 'kysely';
+import { lockRow } from '../../db/row-lock.ts';
 import type { Allocation, Database } from '../../db/types.ts';
 
 /** The SQL of a server's allocations as its users manage them (reference §3.3 "Network allocations"). */
 export class NetworkRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Runs `work` (given this repository inside the transaction) with the server's row locked: a
+   * limit it counts holds against parallel requests for the same server.
+   */
+  withServerLocked<T>(serverId: number, work: (tx: NetworkRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await lockRow(trx, 'servers', serverId);
+      return work(new NetworkRepository(trx));
+    });
+  }
 
   /** The server's allocations in id order. */
   ofServer(serverId: number): Promise<Allocation[]> {

@@ -54,15 +54,16 @@ export class NetworkService {
     return rows.map((a) => clientAllocationAttributes(a, access.server.allocation_id));
   }
 
-  /** POST /network/allocations: a free allocation on the primary's IP, else a new port in the range. */
+  /**
+   * POST /network/allocations: a free allocation on the primary's IP, else a new port in the range.
+   * The limit is checked again inside the transaction that assigns, with the server's row locked,
+   * so parallel requests cannot all pass the count (CVE-2025-69198 / CVE-2026-35202).
+   */
   async create(access: PermittedServerAccess, actor: ActivityActor) {
     const { server } = access;
-    const count = await this.repo.countOnServer(server.id);
-    // A limit that is not set counts as reached, as in the original.
-    if (server.allocation_limit === null || count >= server.allocation_limit) {
-      throw errors.display(LIMIT_REACHED);
-    }
-    if (!(await this.settings()).enabled) {
+    await checkLimit(this.repo, server);
+    const settings = await this.settings();
+    if (!settings.enabled) {
       throw errors.display(
         'Server auto-allocation is not enabled for this instance.',
         'AutoAllocationNotEnabledException',
@@ -70,49 +71,15 @@ export class NetworkService {
     }
     const primary = await this.repo.findOnServer(server.id, server.allocation_id);
     if (!primary) throw new Error(`server ${server.id} has no primary allocation`);
-    const allocation = (await this.takeFree(server, primary)) ?? (await this.makeNew(server, primary));
+    const allocation = await this.repo.withServerLocked(server.id, async (tx) => {
+      await checkLimit(tx, server);
+      return (await takeFree(tx, server, primary)) ?? (await makeNew(tx, server, primary, settings.range));
+    });
     await this.update.sync(server);
     await this.activity.log('server:allocation.create', actor, subjects(server, allocation), {
       allocation: address(allocation),
     });
     return clientAllocationAttributes(allocation, server.allocation_id);
-  }
-
-  private async takeFree(server: Server, primary: Allocation): Promise<Allocation | null> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const free = await this.repo.freeOnAddress(server.node_id, primary.ip);
-      if (free.length === 0) return null;
-      const pick = free[randomInt(free.length)]!;
-      const at = nowIso();
-      if (await this.repo.assign(pick.id, server.id, at)) {
-        return { ...pick, server_id: server.id, notes: null, updated_at: at };
-      }
-    }
-    return null;
-  }
-
-  private async makeNew(server: Server, primary: Allocation): Promise<Allocation> {
-    const { range } = await this.settings();
-    if (!range) throw errors.display(NO_SPACE, 'NoAutoAllocationSpaceAvailableException');
-    const [from, to] = range;
-    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-      const used = await this.repo.portsOnAddress(server.node_id, primary.ip, from, to);
-      const open: number[] = [];
-      for (let port = from; port <= to; port += 1) if (!used.has(port)) open.push(port);
-      if (open.length === 0) break;
-      const created = await this.repo.insertAssigned(
-        {
-          node_id: server.node_id,
-          ip: primary.ip,
-          ip_alias: primary.ip_alias,
-          port: open[randomInt(open.length)]!,
-          server_id: server.id,
-        },
-        nowIso(),
-      );
-      if (created) return created;
-    }
-    throw errors.display(NO_SPACE, 'NoAutoAllocationSpaceAvailableException');
   }
 
   /** `{allocation}`: a number naming one of this server's allocations, else 404. */
@@ -167,4 +134,58 @@ export class NetworkService {
       allocation: address(allocation),
     });
   }
+}
+
+/** A limit that is not set counts as reached, as in the original. */
+async function checkLimit(repo: NetworkRepository, server: Server): Promise<void> {
+  if (server.allocation_limit === null || (await repo.countOnServer(server.id)) >= server.allocation_limit) {
+    throw errors.display(LIMIT_REACHED);
+  }
+}
+
+/** A free allocation of the node on the primary's IP given to the server, or null if none is left. */
+async function takeFree(
+  repo: NetworkRepository,
+  server: Server,
+  primary: Allocation,
+): Promise<Allocation | null> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const free = await repo.freeOnAddress(server.node_id, primary.ip);
+    if (free.length === 0) return null;
+    const pick = free[randomInt(free.length)]!;
+    const at = nowIso();
+    if (await repo.assign(pick.id, server.id, at)) {
+      return { ...pick, server_id: server.id, notes: null, updated_at: at };
+    }
+  }
+  return null;
+}
+
+/** A new allocation on an unused port of the range, given to the server. */
+async function makeNew(
+  repo: NetworkRepository,
+  server: Server,
+  primary: Allocation,
+  range: [number, number] | null,
+): Promise<Allocation> {
+  if (!range) throw errors.display(NO_SPACE, 'NoAutoAllocationSpaceAvailableException');
+  const [from, to] = range;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+    const used = await repo.portsOnAddress(server.node_id, primary.ip, from, to);
+    const open: number[] = [];
+    for (let port = from; port <= to; port += 1) if (!used.has(port)) open.push(port);
+    if (open.length === 0) break;
+    const created = await repo.insertAssigned(
+      {
+        node_id: server.node_id,
+        ip: primary.ip,
+        ip_alias: primary.ip_alias,
+        port: open[randomInt(open.length)]!,
+        server_id: server.id,
+      },
+      nowIso(),
+    );
+    if (created) return created;
+  }
+  throw errors.display(NO_SPACE, 'NoAutoAllocationSpaceAvailableException');
 }
