@@ -62,8 +62,8 @@ describe('node setup token', () => {
     const first = await redeem(token);
     expect(first.status, first.text).toBe(200);
     expect(first.headers.get('cache-control')).toBe('no-store');
-    const key = await applicationClient(panel, admin, { r_nodes: FULL });
-    const configuration = await key.get(`/api/application/nodes/${nodeId}/configuration`);
+    const session = await panel.signedIn(admin);
+    const configuration = await session.get(`/api/application/nodes/${nodeId}/configuration`);
     expect(first.body).toEqual(configuration.body);
     expect(first.body.token).toBeTruthy();
     expectError(await redeem(token), 404, 'NotFoundHttpException', SETUP_TOKEN_UNKNOWN);

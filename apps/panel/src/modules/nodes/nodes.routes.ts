@@ -90,10 +90,16 @@ export function applicationNodeRoutes(app: FastifyInstance, ctx: AppContext) {
     item('node', await one(req, await nodes.get(pathId(req.params.id)))),
   );
 
-  // Raw JSON, not an envelope: it is the daemon's configuration file.
-  app.get<IdParams>('/api/application/nodes/:id/configuration', declared, async (req) =>
-    nodeConfiguration(await nodes.get(pathId(req.params.id)), ctx.config.appKey, ctx.config.appUrl),
-  );
+  // Raw JSON, not an envelope: it is the daemon's configuration file. The node token in it controls
+  // every server of the node, so only a root admin's session gets it; API keys get the rest
+  // (issue 23; docs/compatibility.md: the incumbent gives it to any key with node read).
+  app.get<IdParams>('/api/application/nodes/:id/configuration', declared, async (req) => {
+    const node = await nodes.get(pathId(req.params.id));
+    const configuration = nodeConfiguration(node, ctx.config.appKey, ctx.config.appUrl);
+    if (requireActor(req).apiKey === null) return configuration;
+    const { token: _secret, ...withoutToken } = configuration;
+    return withoutToken;
+  });
 
   app.post('/api/application/nodes', declared, async (req, reply) => {
     const node = await nodes.create(req.body, activityActor(req));

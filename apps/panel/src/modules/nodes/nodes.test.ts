@@ -3,7 +3,15 @@ import type { User } from '../../db/types.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import { expectError, firstError, type Res, TestClient } from '../../test-support/client.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
-import { applicationClient, FULL, insertNode, insertServer, READ, UTC_ATOM } from '../application/testing.ts';
+import {
+  applicationClient,
+  clientKeyClient,
+  FULL,
+  insertNode,
+  insertServer,
+  READ,
+  UTC_ATOM,
+} from '../application/testing.ts';
 
 let panel: TestPanel;
 let admin: User;
@@ -323,14 +331,15 @@ describe('PATCH /api/application/nodes/{id}', () => {
 
   it('regenerates the daemon credentials on reset_secret', async () => {
     const node = await createNode();
-    const before = (await api.get(`/api/application/nodes/${node.id}/configuration`)).body;
+    const session = await panel.signedIn(admin);
+    const before = (await session.get(`/api/application/nodes/${node.id}/configuration`)).body;
     await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ reset_secret: false }));
-    const same = (await api.get(`/api/application/nodes/${node.id}/configuration`)).body;
+    const same = (await session.get(`/api/application/nodes/${node.id}/configuration`)).body;
     expect([same.token_id, same.token]).toEqual([before.token_id, before.token]);
     expect(
       (await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ reset_secret: true }))).status,
     ).toBe(200);
-    const after = (await api.get(`/api/application/nodes/${node.id}/configuration`)).body;
+    const after = (await session.get(`/api/application/nodes/${node.id}/configuration`)).body;
     expect(after.token_id).not.toBe(before.token_id);
     expect(after.token).not.toBe(before.token);
     expect(after.token).toMatch(/^[A-Za-z0-9]{64}$/u);
@@ -367,14 +376,42 @@ describe('DELETE /api/application/nodes/{id}', () => {
 });
 
 describe('GET /api/application/nodes/{id}/configuration', () => {
-  it('answers the daemon configuration as raw JSON with the plain token', async () => {
+  // Issue 23 item 6: the node token is the daemon's bearer secret and the key that signs its JWTs:
+  // whoever holds it controls every server of the node. No API key, not even one with full r_nodes,
+  // gets it; a root admin's session does (node setup tokens are session-only for the same reason).
+  it('leaves the node token out for every API key; a session gets it', async () => {
+    const node = await createNode();
+    const row = await panel.ctx.db.db
+      .selectFrom('nodes')
+      .select('daemon_token')
+      .where('id', '=', node.id)
+      .executeTakeFirstOrThrow();
+    const token = decrypt(panel.ctx.config.appKey, row.daemon_token);
+    const path = `/api/application/nodes/${node.id}/configuration`;
+    const full = await (await panel.signedIn(admin)).get(path);
+    expect(full.status, full.text).toBe(200);
+    expect(full.body.token).toBe(token);
+    const { token: _left, ...withoutToken } = full.body as Record<string, unknown>;
+    for (const key of [
+      api,
+      await applicationClient(panel, admin, { r_nodes: READ }),
+      await clientKeyClient(panel, admin),
+    ]) {
+      const res = await key.get(path);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toEqual(withoutToken);
+      expect(res.text).not.toContain(token);
+    }
+  });
+
+  it('answers a root admin’s session the daemon configuration as raw JSON with the plain token', async () => {
     const node = await createNode({
       fqdn: 'Wings.Example.COM',
       daemon_listen: 8443,
       daemon_sftp: 2222,
       upload_size: 256,
     });
-    const res = await api.get(`/api/application/nodes/${node.id}/configuration`);
+    const res = await (await panel.signedIn(admin)).get(`/api/application/nodes/${node.id}/configuration`);
     expect(res.status).toBe(200);
     const row = await panel.ctx.db.db
       .selectFrom('nodes')
