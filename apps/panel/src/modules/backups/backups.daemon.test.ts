@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Backup, Server } from '../../db/types.ts';
 import { nodeUrl } from '../../daemon-client/daemon-client.ts';
 import { pruneBackups } from '../../jobs/backup-prune.ts';
-import { signHs256 } from '../../lib/jwt.ts';
+import { signDaemonToken } from '../../lib/jwt.ts';
 import { expectError, type TestClient } from '../../test-support/client.ts';
 import {
   daemonServerRow,
@@ -457,16 +457,13 @@ describe('a daemon killed mid-backup', () => {
     );
     // Even a correctly signed URL finds nothing on the daemon.
     const node = world.daemon.node;
-    const now = Math.floor(Date.now() / 1000);
-    const token = await signHs256(
+    const token = await signDaemonToken(
       {
-        exp: now + 60,
-        iat: now,
-        server_uuid: server.uuid,
-        backup_uuid: b.uuid,
-        unique_id: 'killed-backup-1',
+        scope: 'backup-download',
+        seconds: 60,
+        key: panel.ctx.services.servers.daemonClient.token(node),
       },
-      panel.ctx.services.servers.daemonClient.token(node),
+      { server_uuid: server.uuid, backup_uuid: b.uuid, unique_id: 'killed-backup-1' },
     );
     expect((await fetch(`${nodeUrl(node)}/download/backup?token=${token}`)).status).toBe(404);
     unlinkSync(path.join(root, 'big.bin'));

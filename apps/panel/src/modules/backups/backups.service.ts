@@ -6,11 +6,12 @@ import { nodeUrl, type DaemonClient } from '../../daemon-client/daemon-client.ts
 import type { Backup, Node, Server } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
-import { signHs256 } from '../../lib/jwt.ts';
+import { signDaemonToken } from '../../lib/jwt.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { UsableServerAccess } from '../servers/server-access.ts';
 import type { ServersRepository } from '../servers/servers.repository.ts';
+import { scopeClaim } from '../files/file-scope.ts';
 import { userServerTokenId } from '../servers/token-id.ts';
 import type { BackupsRepository } from './backups.repository.ts';
 
@@ -125,24 +126,24 @@ export class BackupsService {
       throw errors.badRequest('This backup cannot be downloaded at this time: not completed or failed.');
     }
     const { node, server, user } = access;
-    const now = Math.floor(Date.now() / 1000);
-    const jti = userServerTokenId(user.id, server.uuid);
-    const token = await signHs256(
+    const token = await signDaemonToken(
+      {
+        scope: 'backup-download',
+        seconds: DOWNLOAD_URL_SECONDS,
+        key: this.daemon.token(node),
+        jti: userServerTokenId(user.id, server.uuid),
+      },
       {
         iss: this.config.appUrl,
         aud: [nodeUrl(node)],
-        jti,
-        iat: now,
-        nbf: now - 300,
-        exp: now + DOWNLOAD_URL_SECONDS,
         backup_uuid: backup.uuid,
         server_uuid: server.uuid,
+        // A folder-scoped subuser's folders: the daemon applies them to the archive's entries too.
+        ...scopeClaim(access),
         user_uuid: user.uuid,
         user_id: user.id,
         unique_id: randomAlnum(16),
       },
-      this.daemon.token(node),
-      { jti },
     );
     await this.activity.log('server:backup.download', actor, subjects(server, backup), { name: backup.name });
     return `${nodeUrl(node)}/download/backup?token=${token}`;

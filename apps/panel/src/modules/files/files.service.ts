@@ -4,7 +4,7 @@ import { item, list } from '../../http/envelope.ts';
 import { errors } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
-import { signHs256 } from '../../lib/jwt.ts';
+import { signDaemonToken } from '../../lib/jwt.ts';
 import { atom } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { PermittedServerAccess, UsableServerAccess } from '../servers/server-access.ts';
@@ -75,14 +75,14 @@ export class FilesService {
   async download(access: PermittedServerAccess, query: unknown, actor: ActivityActor) {
     const { file } = check<{ file: string }>(query, { file: 'required|string' });
     requireInside(access, file);
-    const token = await this.signedToken(access, { file_path: file });
+    const token = await this.signedToken(access, 'file-download', { file_path: file });
     await this.activity.log('server:file.download', actor, this.subject(access), { file });
     return item('signed_url', { url: `${nodeUrl(access.node)}/download/file?token=${token}` });
   }
 
   /** A signed, one-time upload URL for the node (15 minutes); the browser adds `directory`. */
   async upload(access: PermittedServerAccess) {
-    const token = await this.signedToken(access, {});
+    const token = await this.signedToken(access, 'file-upload', {});
     return item('signed_url', { url: `${nodeUrl(access.node)}/upload/file?token=${token}` });
   }
 
@@ -194,19 +194,26 @@ export class FilesService {
     return [{ type: 'server', id: access.server.id }];
   }
 
-  /** The claims of reference §3.4 for a 15-minute download/upload token, signed with the node's token. */
-  private signedToken(access: UsableServerAccess, extra: { file_path?: string }): Promise<string> {
+  /**
+   * The claims of reference §3.4 for a 15-minute download or upload token, signed with the node's
+   * token; `scope` is the one route it opens (§9.2b).
+   */
+  private signedToken(
+    access: UsableServerAccess,
+    scope: 'file-download' | 'file-upload',
+    extra: { file_path?: string },
+  ): Promise<string> {
     const { node } = access;
-    const now = Math.floor(Date.now() / 1000);
-    const jti = userServerTokenId(access.user.id, access.server.uuid);
-    return signHs256(
+    return signDaemonToken(
+      {
+        scope,
+        seconds: SIGNED_URL_SECONDS,
+        key: this.daemon.token(node),
+        jti: userServerTokenId(access.user.id, access.server.uuid),
+      },
       {
         iss: this.appUrl,
         aud: [nodeUrl(node)],
-        jti,
-        iat: now,
-        nbf: now - 300,
-        exp: now + SIGNED_URL_SECONDS,
         ...extra,
         ...scopeClaim(access),
         server_uuid: access.server.uuid,
@@ -214,8 +221,6 @@ export class FilesService {
         user_id: access.user.id,
         unique_id: randomAlnum(16),
       },
-      this.daemon.token(node),
-      { jti },
     );
   }
 }

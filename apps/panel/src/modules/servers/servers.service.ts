@@ -5,7 +5,7 @@ import { ServerStateCache } from '../../daemon-client/server-state-cache.ts';
 import { HttpError } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
-import { signHs256 } from '../../lib/jwt.ts';
+import { signDaemonToken } from '../../lib/jwt.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import { userServerTokenId } from './token-id.ts';
 import { OWNER_ONLY, socketPermissions, type PermittedServerAccess } from './server-access.ts';
@@ -32,24 +32,22 @@ export class ServersService {
    */
   async websocket(access: PermittedServerAccess) {
     const { node } = access;
-    const now = Math.floor(Date.now() / 1000);
-    const jti = userServerTokenId(access.user.id, access.server.uuid);
-    const token = await signHs256(
+    const token = await signDaemonToken(
+      {
+        scope: 'websocket',
+        seconds: SOCKET_TOKEN_SECONDS,
+        key: this.daemonClient.token(node),
+        jti: userServerTokenId(access.user.id, access.server.uuid),
+      },
       {
         iss: this.config.appUrl,
         aud: [nodeUrl(node)],
-        jti,
-        iat: now,
-        nbf: now - 300,
-        exp: now + SOCKET_TOKEN_SECONDS,
         server_uuid: access.server.uuid,
         permissions: socketPermissions(access),
         user_uuid: access.user.uuid,
         user_id: access.user.id,
         unique_id: randomAlnum(16),
       },
-      this.daemonClient.token(node),
-      { jti },
     );
     const socket = `${nodeUrl(node).replace(/^http/u, 'ws')}/api/servers/${access.server.uuid}/ws`;
     return { token, socket };
