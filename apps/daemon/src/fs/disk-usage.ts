@@ -68,6 +68,14 @@ export class DiskUsage {
     return this.total;
   }
 
+  /**
+   * The usage a quota check sees at this moment, without waiting (after `current()` has made the
+   * cache fresh): checking and counting with no wait between keeps concurrent writes in turn.
+   */
+  now(): number {
+    return this.intervalSeconds === 0 ? 0 : this.total;
+  }
+
   /** Account for the daemon's own write or delete between walks (never below 0). */
   adjust(deltaBytes: number): void {
     this.bytes = Math.max(0, this.bytes + deltaBytes);

@@ -13,6 +13,8 @@ import { StagedFile } from './staged-file.ts';
 /** The server's disk account: the cached usage and the daemon's own changes between walks. */
 export interface DiskAccount {
   current(): Promise<number>;
+  /** The usage at this moment, without waiting (call `current()` first for a fresh value). */
+  now(): number;
   adjust(deltaBytes: number): void;
   /** Count `deltaBytes` more for the staged file `key`, which the disk-usage walk leaves out. */
   hold(key: string, deltaBytes: number): void;
@@ -68,6 +70,22 @@ export class ServerFiles {
     return Math.max(0, limit - (await this.o.disk.current()));
   }
 
+  /**
+   * The quota rule for every write that adds bytes (uploads, SFTP writes, extraction): `bytes` more
+   * must fit under the limit, and they are counted (`count`) in the same step as the check, with no
+   * wait between. Writes checked at the same moment are thus decided one after the other, each
+   * seeing the others' bytes; checked against one shared total they could each pass and together
+   * cross the limit (CVE-2026-61617).
+   */
+  private async take(bytes: number, count: (n: number) => void, what: string): Promise<void> {
+    const limit = this.o.limitBytes();
+    if (limit > 0) {
+      await this.o.disk.current(); // a walk when the cache is stale
+      if (this.o.disk.now() + bytes > limit) throw new FileError('no_space', what);
+    }
+    count(bytes);
+  }
+
   /** Whether the server uses more than its limit already. */
   async overQuota(): Promise<boolean> {
     return this.over(0);
@@ -97,7 +115,13 @@ export class ServerFiles {
     }
     const file = await StagedFile.create(this.o.jail, parts);
     this.o.disk.hold(file.key, -file.replaces);
-    return new StagedWrite(file, this.o.disk, (delta) => this.over(delta), userPath);
+    return new StagedWrite(
+      file,
+      this.o.disk,
+      (delta) => this.over(delta),
+      (n, what) => this.take(n, (d) => this.o.disk.hold(file.key, d), what),
+      userPath,
+    );
   }
 
   /**
@@ -116,8 +140,7 @@ export class ServerFiles {
   /** Account for `bytes` more on disk, refused (`no_space`) beyond the limit. */
   async reserve(bytes: number): Promise<void> {
     if (bytes <= 0) return;
-    if (await this.over(bytes)) throw new FileError('no_space', `${bytes} more bytes`);
-    this.o.disk.adjust(bytes);
+    await this.take(bytes, (n) => this.o.disk.adjust(n), `${bytes} more bytes`);
   }
 
   /** Create a directory and its missing parents. */
@@ -225,6 +248,8 @@ export class StagedWrite {
     private readonly file: StagedFile,
     private readonly disk: DiskAccount,
     private readonly over: (delta: number) => Promise<boolean>,
+    /** `ServerFiles.take` for this file: check and hold more bytes in one step. */
+    private readonly take: (bytes: number, what: string) => Promise<void>,
     private readonly what: string,
   ) {}
 
@@ -239,9 +264,7 @@ export class StagedWrite {
   }
 
   async write(chunk: Uint8Array): Promise<void> {
-    if (await this.over(chunk.length))
-      throw new FileError('no_space', `${this.what}: ${chunk.length} more bytes`);
-    this.disk.hold(this.file.key, chunk.length);
+    await this.take(chunk.length, `${this.what}: ${chunk.length} more bytes`);
     await this.file.write(chunk);
   }
 

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Attributes } from 'ssh2';
 import { Refused } from './status.ts';
+import type { Extent } from './write-extents.ts';
 import ssh2 from 'ssh2';
 
 const { STATUS_CODE } = ssh2.utils.sftp;
@@ -11,9 +12,8 @@ export interface OpenFile {
   kind: 'file';
   path: string;
   fh: FileHandle;
-  write: boolean;
-  /** bytes known to be in the file (growth beyond it counts against the quota) */
-  size: number;
+  /** For a handle open for writing: how much of the file the disk account holds, and its release. */
+  writing: { extent: Extent; release: () => void } | null;
 }
 
 export interface OpenDir {
@@ -25,20 +25,33 @@ export interface OpenDir {
 
 export type Open = OpenFile | OpenDir;
 
-/** The handles of one SFTP session: 4-byte ids on the wire, at most MAX_HANDLES at once. */
+/** Close a handle's descriptor and stop tracking its extent; errors are of no one's interest then. */
+async function closeOpen(h: Open): Promise<void> {
+  if (h.kind !== 'file') return;
+  h.writing?.release();
+  await h.fh.close();
+}
+
+/**
+ * The handles of one SFTP session: 4-byte ids on the wire, at most MAX_HANDLES at once. Once the
+ * session has ended (`closeAll`), a handle whose open finishes late is closed at once, so a client
+ * that leaves mid-open cannot leave descriptors behind.
+ */
 export class HandleTable {
   private readonly open = new Map<number, Open>();
   private next = 1;
+  private ended = false;
 
   /** Refuse early (before opening anything) when the table is full. */
   checkRoom(): void {
     if (this.open.size >= MAX_HANDLES) throw new Refused(STATUS_CODE.FAILURE, 'Too many open handles');
   }
 
-  /** A wire id for `h` (a file is closed when the table is full). */
+  /** A wire id for `h` (it is closed when the table is full or the session has ended). */
   add(h: Open): Buffer {
-    if (this.open.size >= MAX_HANDLES) {
-      if (h.kind === 'file') void h.fh.close().catch(() => undefined);
+    if (this.ended || this.open.size >= MAX_HANDLES) {
+      void closeOpen(h).catch(() => undefined);
+      if (this.ended) throw new Refused(STATUS_CODE.FAILURE, 'Session ended');
       this.checkRoom();
     }
     const id = this.next++;
@@ -52,15 +65,18 @@ export class HandleTable {
     return b.length === 4 ? this.open.get(b.readUInt32BE()) : undefined;
   }
 
-  /** Forget the handle; the caller closes a file's descriptor. */
-  take(b: Buffer): Open | undefined {
+  /** Forget the handle and close it; false when there was none. */
+  async close(b: Buffer): Promise<boolean> {
     const h = this.get(b);
-    if (h) this.open.delete(b.readUInt32BE());
-    return h;
+    if (!h) return false;
+    this.open.delete(b.readUInt32BE());
+    await closeOpen(h);
+    return true;
   }
 
   closeAll(): void {
-    for (const h of this.open.values()) if (h.kind === 'file') void h.fh.close().catch(() => undefined);
+    this.ended = true;
+    for (const h of this.open.values()) void closeOpen(h).catch(() => undefined);
     this.open.clear();
   }
 }
