@@ -1,4 +1,6 @@
+import { createServer } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { DAEMON_EXIT_PORT_IN_USE, EXIT_WITH_STDIN_FLAG } from '@talon/shared';
 import { prettyDestination, wantsPrettyLogs } from '@talon/shared/logging/pretty';
 import { ConfigError, configPathFromArgs, loadConfigFile } from './config/config.ts';
 import { buildDaemon } from './daemon.ts';
@@ -28,6 +30,22 @@ async function main(log: Logger): Promise<void> {
   } catch (err) {
     log.fatal(err instanceof ConfigError ? err.message : err);
     process.exit(2);
+  }
+  // Until the servers are up, a vanished panel needs no stopping: exit at once.
+  let onParentGone = (): void => {
+    log.warn('the panel that started this daemon is gone; exiting');
+    process.exit(0);
+  };
+  if (process.argv.includes(EXIT_WITH_STDIN_FLAG)) watchParent(() => onParentGone());
+  const { host, port } = loaded.config.api;
+  if (port !== 0 && (await portInUse(host, port))) {
+    // Before the boot, which resets the servers' states with the panel and starts them again: a
+    // daemon that cannot serve must not do that at every attempt of its supervisor.
+    log.fatal(
+      { host, port },
+      `the API port ${port} is already in use (another daemon, perhaps one an earlier panel left running?); not starting`,
+    );
+    process.exit(DAEMON_EXIT_PORT_IN_USE);
   }
   const daemon = await buildDaemon(loaded, { log, bootRetryMs: 5 * 60_000 });
   const url = await daemon.listen();
@@ -63,6 +81,37 @@ async function main(log: Logger): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  onParentGone = () => {
+    log.warn('the panel that started this daemon is gone; stopping servers and exiting');
+    stop('panel gone');
+  };
+}
+
+/**
+ * `--exit-with-stdin`: the panel's supervisor holds the other end of our stdin. The kernel closes
+ * it however the panel ends (SIGKILL, OOM, crash), so its end is how a daemon learns that nobody
+ * will stop it: it then stops like on SIGTERM instead of staying an orphan holding its ports.
+ */
+function watchParent(gone: () => void): void {
+  let once = false;
+  const fire = (): void => {
+    if (once) return;
+    once = true;
+    gone();
+  };
+  process.stdin.on('data', () => undefined); // the panel never writes; reading is what sees the end
+  process.stdin.once('end', fire);
+  process.stdin.once('close', fire);
+  process.stdin.once('error', fire);
+}
+
+/** Whether something already listens on the API port (checked by binding it for a moment). */
+function portInUse(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRINUSE'));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(false)));
+  });
 }
 
 const args = process.argv.slice(2);

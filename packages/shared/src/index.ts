@@ -3,6 +3,7 @@ export * from './rules.ts';
 export * from './wings/events.ts';
 export * from './wings/jwt.ts';
 export * from './wings/deauthorize.ts';
+export * from './wings/daemon-exit.ts';
 export * from './wings/backups.ts';
 export * from './wings/server-config.ts';
 export * from './validation/messages.ts';

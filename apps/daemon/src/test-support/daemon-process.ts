@@ -35,7 +35,7 @@ function merge(into: Record<string, any>, from: Record<string, any>): void {
  */
 export async function startDaemonProcess(
   config: Record<string, unknown> = {},
-  opts: { ownProcessGroup?: boolean } = {},
+  opts: { ownProcessGroup?: boolean; exitWithStdin?: boolean } = {},
 ): Promise<DaemonProcess> {
   const remote = new RemoteStandIn(TOKEN_ID, TOKEN);
   const { root, configFile } = await writeDaemonFiles(await remote.start());
@@ -44,10 +44,13 @@ export async function startDaemonProcess(
   merge(raw, config);
   await writeFile(configFile, JSON.stringify(raw, null, 2));
 
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configFile], {
+  const args = ['--import', 'tsx', MAIN, '--config', configFile];
+  // As the panel runs its local daemon: stdin a pipe whose end means the panel is gone.
+  if (opts.exitWithStdin) args.push('--exit-with-stdin');
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, LOG_LEVEL: 'debug', LOG_FORMAT: 'json' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [opts.exitWithStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
     // As a shell runs a foreground job: a group of its own, which a test can signal as a terminal would.
     detached: opts.ownProcessGroup ?? false,
   });

@@ -102,6 +102,7 @@ describe('localDaemonArgs', () => {
       'apps/daemon/dist/main.js',
       '--config',
       '/c.json',
+      '--exit-with-stdin',
     ]);
     expect(localDaemonArgs('/c.json', 'file:///x/apps/panel/src/embedded/local-daemon.ts')).toEqual([
       '--max-semi-space-size=4',
@@ -110,6 +111,7 @@ describe('localDaemonArgs', () => {
       'apps/daemon/src/main.ts',
       '--config',
       '/c.json',
+      '--exit-with-stdin',
     ]);
   });
 });

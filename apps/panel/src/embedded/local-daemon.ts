@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { DAEMON_EXIT_PORT_IN_USE, EXIT_WITH_STDIN_FLAG } from '@talon/shared';
 import type { AppContext } from '../context.ts';
 import { daemonEnvironment } from './daemon-env.ts';
 import { ensureLocalNode, writeDaemonConfig } from './local-node.ts';
@@ -30,20 +31,33 @@ export function localDaemonArgs(config: string, moduleUrl = import.meta.url): st
   const main = moduleUrl.endsWith('.ts')
     ? ['--import', 'tsx', 'apps/daemon/src/main.ts']
     : ['apps/daemon/dist/main.js'];
-  return [...DAEMON_NODE_OPTIONS, ...main, '--config', config];
+  return [...DAEMON_NODE_OPTIONS, ...main, '--config', config, EXIT_WITH_STDIN_FLAG];
 }
 
 /**
  * The daemon as a child process. Node runs it directly (with tsx loaded by `--import` for the
  * sources, not through the tsx command), so the pid the supervisor watches and signals is the
  * daemon's own: a wrapper would leave the real daemon running, holding its ports, when it is killed.
+ * Its stdin is a pipe the panel never writes: when the panel dies, however it dies, the kernel
+ * closes it and the daemon stops its servers and exits (`--exit-with-stdin`) instead of staying an
+ * orphan that holds the ports the next panel's daemon needs.
  */
 export function spawnLocalDaemon(config: string, env: Record<string, string>) {
   return spawn(process.execPath, localDaemonArgs(config), {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['pipe', 'inherit', 'inherit'],
     env,
   });
+}
+
+/** Words for the exits the daemon explains by its status, for the supervisor's log. */
+export function explainDaemonExit(code: number | null): string | undefined {
+  if (code === DAEMON_EXIT_PORT_IN_USE)
+    return (
+      `its API port (LOCAL_DAEMON_PORT) is in use, perhaps by a daemon an earlier panel left running: ` +
+      'stop that process or choose another port; trying again later'
+    );
+  return undefined;
 }
 
 /**
@@ -82,6 +96,7 @@ export async function startLocalDaemon(
     log: ctx.log,
     clock: opts.clock,
     killAfterMs: LOCAL_DAEMON_KILL_AFTER_MS,
+    explainExit: explainDaemonExit,
   });
   supervisor.start();
   return supervisor;

@@ -33,6 +33,8 @@ export interface SupervisorOptions {
   stableAfterMs?: number;
   /** How long `stop()` waits after SIGTERM before it sends SIGKILL. */
   killAfterMs?: number;
+  /** Words for an exit status the child uses to say why it stopped (logged as `reason`). */
+  explainExit?: (code: number | null) => string | undefined;
 }
 
 export interface ExitReport {
@@ -107,9 +109,12 @@ export class Supervisor extends EventEmitter {
     if (this.clock.now() - this.startedAt >= this.stableAfterMs) this.failures = 0;
     const delay = Math.min(this.initialDelayMs * 2 ** this.failures, this.maxDelayMs);
     this.failures++;
+    const reason = this.opts.explainExit?.(code);
     this.opts.log.error(
       { pid: child.pid, code, signal, err, restartInMs: delay },
-      `${this.opts.name} exited unexpectedly; starting it again`,
+      reason
+        ? `${this.opts.name} could not run: ${reason}`
+        : `${this.opts.name} exited unexpectedly; starting it again`,
     );
     this.restartTimer = this.clock.setTimeout(() => {
       this.restartTimer = null;
