@@ -67,7 +67,7 @@ export function registerFileRequests(ctx: SessionContext, on: On): void {
       growth.undo();
       throw err;
     }
-    for (let off = 0; off < data.length; ) {
+    for (let off = 0; off < data.length;) {
       off += (await h.fh.write(data, off, data.length - off, offset + off)).bytesWritten;
     }
     sftp.status(reqid, STATUS_CODE.OK);

@@ -119,18 +119,27 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
         }
         ctx.reject(METHODS);
       };
-      authenticate(ctx).then(
-        (result) => (result ? ctx.accept() : refuse()),
-        (err: unknown) => {
+      authenticate(ctx)
+        .catch((err: unknown) => {
           log.error({ err }, 'sftp authentication failed');
-          refuse();
-        },
-      );
+          return false;
+        })
+        .then((result) => {
+          // The panel may answer after the client has gone: nothing is left to accept.
+          if (!connections.has(client)) {
+            log.debug({ ip }, 'sftp login answered after the client left');
+            return;
+          }
+          if (result) ctx.accept();
+          else refuse();
+        })
+        // Answering a connection that broke meanwhile must not end the daemon (CVE-2026-52856).
+        .catch((err: unknown) => log.debug({ err, ip }, 'sftp login answer not delivered'));
     });
 
     client.on('ready', () => {
       const g = grant;
-      if (!g) {
+      if (!g || !connections.has(client)) {
         client.end();
         return;
       }
@@ -159,7 +168,10 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
     });
 
     client.on('error', (err) => log.debug({ err, ip }, 'sftp connection error'));
-    client.on('close', () => connections.delete(client));
+    client.on('close', () => {
+      connections.delete(client);
+      log.debug({ ip }, 'sftp connection closed');
+    });
   };
 
   let ssh: InstanceType<typeof ssh2.Server> | null = null;

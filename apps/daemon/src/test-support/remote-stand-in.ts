@@ -40,6 +40,12 @@ export class RemoteStandIn {
   readonly restoreReports: { uuid: string; successful: boolean }[] = [];
   /** While set, restore reports wait for it before being answered (a restore held open). */
   restoreReportGate: Promise<void> | null = null;
+  /** While set, SFTP logins wait for it before being answered (a slow panel). */
+  sftpAuthGate: Promise<void> | null = null;
+  /** Every activity request's entries, in order, whatever the answer was. */
+  readonly activityBatches: RemoteStandIn['activity'][] = [];
+  /** The status for the next activity requests, first to last (then 204): a panel that fails or refuses. */
+  readonly activityStatuses: number[] = [];
   readonly requests: string[] = [];
   resets = 0;
   private http: HttpServer | null = null;
@@ -102,12 +108,18 @@ export class RemoteStandIn {
     }
     if (req.method === 'POST' && p === '/api/remote/activity') {
       const b = JSON.parse(raw) as { data: RemoteStandIn['activity'] };
+      this.activityBatches.push(b.data);
+      const status = this.activityStatuses.shift() ?? 204;
+      if (status >= 300) {
+        return { status, body: { errors: [{ code: 'Refused', status: String(status), detail: 'stand-in' }] } };
+      }
       this.activity.push(...b.data);
-      return { status: 204 };
+      return { status };
     }
     if (req.method === 'POST' && p === '/api/remote/sftp/auth') {
       const b = JSON.parse(raw) as { type: string; username: string; password: string };
       this.sftpAttempts.push({ type: b.type, username: b.username });
+      if (this.sftpAuthGate) await this.sftpAuthGate;
       const refused = {
         status: 403,
         body: { errors: [{ code: 'HttpForbiddenException', status: '403', detail: 'bad credentials' }] },

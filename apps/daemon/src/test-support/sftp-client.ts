@@ -34,7 +34,8 @@ export const sftpOp = {
     new Promise<Buffer>((res, rej) => s.open(p, flags, (e, h) => (e ? rej(e) : res(h)))),
   write: (s: SFTPWrapper, h: Buffer, data: Buffer, position: number) =>
     new Promise<void>((res, rej) => s.write(h, data, 0, data.length, position, (e) => (e ? rej(e) : res()))),
-  close: (s: SFTPWrapper, h: Buffer) => new Promise<void>((res, rej) => s.close(h, (e) => (e ? rej(e) : res()))),
+  close: (s: SFTPWrapper, h: Buffer) =>
+    new Promise<void>((res, rej) => s.close(h, (e) => (e ? rej(e) : res()))),
   list: (s: SFTPWrapper, p: string) =>
     new Promise<string[]>((res, rej) => s.readdir(p, (e, l) => (e ? rej(e) : res(l.map((x) => x.filename))))),
 };
