@@ -1,6 +1,6 @@
 import { DATABASE_ENGINES } from '@talon/shared';
 import type { DatabaseHost } from '../../db/types.ts';
-import { errors, HttpError } from '../../http/errors.ts';
+import { errors, fieldError, HttpError } from '../../http/errors.ts';
 import { decrypt, encrypt } from '../../lib/crypto.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
@@ -104,7 +104,10 @@ export class DatabaseHostsService {
     const { host: current } = await this.get(id);
     const input = await this.validate(body, UPDATE_RULES, id);
     const engine = input.engine ?? current.engine;
-    const password = input.password ?? this.credentials(current).password;
+    if (!input.password && movesAway(current, { ...input, engine })) {
+      throw fieldError('password', PASSWORD_AGAIN, 'required');
+    }
+    const password = input.password || this.credentials(current).password;
     await this.prove(engine, {
       host: input.host,
       port: Number(input.port),
@@ -167,6 +170,22 @@ export class DatabaseHostsService {
     }
     return validateBody<HostBody>(body, rules, { node_ids: 'nodes' }, dbRules);
   }
+}
+
+/**
+ * The stored admin password goes only to the address and account it was given for: the connection
+ * check of an update that names another host, port, engine or username would hand it to whoever
+ * listens there (issue 23), so such an update must bring the password again.
+ */
+const PASSWORD_AGAIN = 'The password field is required when the host, port, engine or username changes.';
+
+function movesAway(current: DatabaseHost, next: HostBody & { engine: string }): boolean {
+  return (
+    next.host !== current.host ||
+    Number(next.port) !== current.port ||
+    next.engine !== current.engine ||
+    next.username !== current.username
+  );
 }
 
 function nodeList(ids: HostBody['node_ids']): number[] {
