@@ -16,6 +16,8 @@ export const SERVER_ENTRIES = [
   { source: 'apps/panel/src/main.ts', output: 'apps/panel/dist/main.js' },
   { source: 'apps/panel/src/cli/main.ts', output: 'apps/panel/dist/cli.js' },
   { source: 'apps/daemon/src/main.ts', output: 'apps/daemon/dist/main.js' },
+  // The configuration-file parser's worker thread, loaded by the daemon bundle from beside it.
+  { source: 'apps/daemon/src/config-files/worker.ts', output: 'apps/daemon/dist/config-files-worker.js' },
 ];
 const SOURCE_DIRS = ['apps/panel/src', 'apps/daemon/src', 'packages/shared/src'];
 
