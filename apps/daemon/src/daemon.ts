@@ -11,6 +11,7 @@ import { ServerManager } from './servers/manager.ts';
 import { ActivityBatch } from './panel/activity-batch.ts';
 import { createSftpServer, type SftpServer } from './sftp/server.ts';
 import { Denylist } from './ws/denylist.ts';
+import { OpenSockets } from './ws/open-sockets.ts';
 import { attachWebsocket } from './ws/upgrade.ts';
 
 export interface Daemon {
@@ -75,6 +76,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   });
   const manager = new ServerManager({ config, remote, driver, log });
   const denylist = new Denylist();
+  const sockets = new OpenSockets();
 
   const activity = new ActivityBatch(remote, log.child({ svc: 'activity' }));
   const sftp = createSftpServer({
@@ -88,7 +90,16 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
   const app: FastifyInstance = Fastify({ ...serverLimits, loggerInstance: httpLog, genReqId: newRequestId });
   registerCommon(app, config);
-  registerRoutes(app, { config, manager, denylist, runtime: driver.info, remote, activity, log });
+  registerRoutes(app, {
+    config,
+    manager,
+    denylist,
+    runtime: driver.info,
+    remote,
+    activity,
+    log,
+    sessions: { sockets, sftp },
+  });
   // The panel denies a user's tokens for a server when their access to it changes (subuser
   // permissions changed or removed, owner changed): SFTP sessions into that server end too, so the
   // next login is checked by the panel again.
@@ -98,7 +109,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     const { server } = req.params as { server?: string };
     if (server) sftp.endSessions(server);
   });
-  const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log });
+  const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log }, sockets);
 
   await manager.boot();
 

@@ -12,6 +12,7 @@ import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
 import { registerSignedUrlRoutes } from './signed-urls.ts';
+import { registerDeauthorizeRoute, type UserSessions } from './deauthorize.ts';
 import { registerBackupRoutes } from '../backups/routes.ts';
 import type { ActivityBatch } from '../panel/activity-batch.ts';
 import type { RemoteClient } from '../panel/client.ts';
@@ -29,6 +30,8 @@ export interface RouteDeps {
   remote: RemoteClient;
   activity: ActivityBatch;
   log: Logger;
+  /** open console sockets and SFTP sessions, ended by `POST /api/deauthorize-user` */
+  sessions: UserSessions;
 }
 
 /** The per-server document of GET /api/servers and GET /api/servers/:server (§2.4). */
@@ -90,6 +93,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerFileOperationRoutes(app, config, withServer);
   registerPullRoutes(app, config, withServer);
   registerSignedUrlRoutes(app, config, manager, deps.activity, deps.denylist);
+  registerDeauthorizeRoute(app, { denylist: deps.denylist, sessions: deps.sessions, log: deps.log });
   registerBackupRoutes(
     app,
     { config, remote: deps.remote, log: deps.log.child({ svc: 'backups' }) },

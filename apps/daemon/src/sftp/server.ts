@@ -35,6 +35,11 @@ export interface SftpServer {
    * their access anew (permissions are otherwise fixed for a session, GHSA-8c39-xppg-479c).
    */
   endSessions(serverUuid: string): number;
+  /**
+   * End `user`'s SFTP connections into `servers` (every server when none are named): the panel
+   * withdrew their access (`POST /api/deauthorize-user`, GHSA-hr7j-63v7-vj7g). Returns how many.
+   */
+  endUserSessions(user: string, servers?: readonly string[]): number;
 }
 
 /**
@@ -45,8 +50,8 @@ export interface SftpServer {
 export function createSftpServer(deps: SftpServerDeps): SftpServer {
   const { config, manager, remote, log } = deps;
   const owner = runtimeOwner(config.runtime);
-  /** open connections → the server their login was granted for (null until authenticated) */
-  const connections = new Map<Connection, string | null>();
+  /** open connections → the server and user their login was granted for (null until authenticated) */
+  const connections = new Map<Connection, { server: string; user: string } | null>();
 
   const onConnection = (client: Connection, info: ClientInfo) => {
     connections.set(client, null);
@@ -143,7 +148,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
         client.end();
         return;
       }
-      connections.set(client, g.server);
+      connections.set(client, { server: g.server, user: g.user });
       client.on('session', (acceptSession) => {
         const session = acceptSession();
         session.on('sftp', (acceptSftp, rejectSftp) => {
@@ -174,18 +179,29 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
     });
   };
 
+  /** End the authenticated connections whose grant matches; returns how many. */
+  const endWhere = (matches: (granted: { server: string; user: string }) => boolean): number => {
+    let n = 0;
+    for (const [c, granted] of connections) {
+      if (!granted || !matches(granted)) continue;
+      c.end();
+      n++;
+    }
+    return n;
+  };
+
   let ssh: InstanceType<typeof ssh2.Server> | null = null;
   let fingerprint: string | null = null;
   return {
     fingerprint: () => fingerprint,
     endSessions(serverUuid) {
-      let n = 0;
-      for (const [c, server] of connections) {
-        if (server !== serverUuid) continue;
-        c.end();
-        n++;
-      }
+      const n = endWhere((g) => g.server === serverUuid);
       if (n > 0) log.info({ server: serverUuid, sessions: n }, 'sftp sessions ended: access changed');
+      return n;
+    },
+    endUserSessions(user, servers) {
+      const n = endWhere((g) => g.user === user && (!servers || servers.includes(g.server)));
+      if (n > 0) log.info({ user, sessions: n }, 'sftp sessions ended: user deauthorized');
       return n;
     },
     async listen(port = config.system.sftp.bind_port) {

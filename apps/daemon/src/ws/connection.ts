@@ -6,6 +6,7 @@ import {
   POWER_ACTIONS,
   WS_INBOUND,
   WS_OUTBOUND,
+  WS_THROTTLED_GLOBAL,
   tokenHasPermission,
   type PowerAction,
   type ServerState,
@@ -20,6 +21,8 @@ import type { Server } from '../servers/server.ts';
 import type { Denylist } from './denylist.ts';
 import { ConsolePacer } from './console-pacer.ts';
 import { JwtError, verifyWebsocketToken } from './jwt.ts';
+import { MessageLimiter } from './limits.ts';
+import type { OpenSocket } from './open-sockets.ts';
 
 export interface ConnectionDeps {
   config: DaemonConfig;
@@ -62,8 +65,9 @@ function consoleFrame(line: string): string {
  * token is accepted; every later event, inbound and outbound, re-checks the token, so expiry and
  * revocation take effect on an open socket.
  */
-export class WsConnection {
+export class WsConnection implements OpenSocket {
   private claims: WebsocketClaims | null = null;
+  private readonly limits = new MessageLimiter();
   private subscribed = false;
   private timers: NodeJS.Timeout[] = [];
   private lastJwtError = '';
@@ -81,6 +85,8 @@ export class WsConnection {
     private readonly deps: ConnectionDeps,
   ) {
     socket.on('message', (data, isBinary) => {
+      // Every frame counts against the socket's rate, before anything is done with it.
+      if (!this.limits.frame()) return this.send(WS_OUTBOUND.throttled, [WS_THROTTLED_GLOBAL]);
       if (isBinary) return;
       let frame: WsFrame;
       try {
@@ -89,6 +95,7 @@ export class WsConnection {
         return; // not JSON: ignored, the socket stays open
       }
       if (!frame || typeof frame.event !== 'string') return;
+      if (!this.limits.event(frame.event)) return this.send(WS_OUTBOUND.throttled, [frame.event]);
       const args = Array.isArray(frame.args)
         ? frame.args.map((a) => (typeof a === 'string' ? a : a == null ? '' : String(a)))
         : [];
@@ -292,6 +299,21 @@ export class WsConnection {
       this.deliver(WS_OUTBOUND.deleted, ['null']);
       this.socket.close(1001, 'server deleted');
     });
+  }
+
+  get user(): string | undefined {
+    return this.claims?.user_uuid;
+  }
+
+  /**
+   * The user's access was withdrawn (`POST /api/deauthorize-user`; the denylist already refuses the
+   * token): say so as a denied token, then close with 1008 (policy violation) — a client may fetch a
+   * new token, which the panel gives only if access remains.
+   */
+  deauthorize(): void {
+    this.jwtError(JWT_ERRORS.denylisted);
+    this.socket.close(1008, 'access withdrawn');
+    this.dispose();
   }
 
   dispose(): void {

@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { DaemonConfig } from '../config/config.ts';
 import type { ServerManager } from '../servers/manager.ts';
+import { WS_TOO_MANY_CONNECTIONS } from '@talon/shared';
 import { WsConnection, type ConnectionDeps } from './connection.ts';
+import { WS_LIMITS } from './limits.ts';
+import type { OpenSockets } from './open-sockets.ts';
 
 const PATH = /^\/api\/servers\/([^/]+)\/ws\/?$/;
 
@@ -26,7 +29,8 @@ export function originAllowed(origin: string | undefined, config: DaemonConfig):
 
 /**
  * Handles `GET /api/servers/:server/ws` upgrades on the HTTP server: unknown server → 404, foreign
- * Origin → 403; authentication happens afterwards inside the socket (`auth` event).
+ * Origin → 403, a server with its 30 sockets open → 400 (ws/limits.ts); authentication happens
+ * afterwards inside the socket (`auth` event).
  */
 export function attachWebsocket(
   httpServer: {
@@ -34,8 +38,10 @@ export function attachWebsocket(
   },
   manager: ServerManager,
   deps: ConnectionDeps,
+  open: OpenSockets,
 ): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // A larger frame closes the socket with 1009 before it is parsed.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_LIMITS.maxFrameBytes });
   httpServer.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://daemon');
     const m = PATH.exec(url.pathname);
@@ -47,8 +53,12 @@ export function attachWebsocket(
     if (!originAllowed(req.headers.origin, deps.config)) {
       return refuse(socket, 403, 'Forbidden', 'The origin of this request is not allowed.');
     }
+    const place = open.reserve(server.uuid);
+    if (!place) return refuse(socket, 400, 'Bad Request', WS_TOO_MANY_CONNECTIONS);
+    // The connection's end gives the place back, whether or not the upgrade completed.
+    socket.once('close', () => place.release());
     wss.handleUpgrade(req, socket, head, (ws) => {
-      new WsConnection(ws, server, deps);
+      place.attach(new WsConnection(ws, server, deps));
     });
   });
   return wss;
