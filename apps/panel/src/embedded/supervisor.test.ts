@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DAEMON_EXIT_PORT_IN_USE } from '@talon/shared';
+import { explainDaemonExit } from './local-daemon.ts';
 import { Supervisor, type Clock, type ExitReport } from './supervisor.ts';
 
 /** A clock whose timers fire only when the test advances it: no waiting, no races with the machine's speed. */
@@ -44,7 +46,10 @@ afterEach(() => {
   started.length = 0;
 });
 
-function supervise(script: string, opts: { maxDelayMs?: number } = {}) {
+function supervise(
+  script: string,
+  opts: { maxDelayMs?: number; explainExit?: (code: number | null) => string | undefined } = {},
+) {
   const clock = new ManualClock();
   const logged: { obj: object; msg: string }[] = [];
   const log = { info: () => {}, error: (obj: object, msg: string) => logged.push({ obj, msg }) };
@@ -61,6 +66,7 @@ function supervise(script: string, opts: { maxDelayMs?: number } = {}) {
     maxDelayMs: opts.maxDelayMs ?? 60_000,
     stableAfterMs: 60_000,
     killAfterMs: 5000,
+    explainExit: opts.explainExit,
   });
   return { supervisor, clock, logged };
 }
@@ -144,5 +150,22 @@ describe('the process supervisor', () => {
     await stopped;
     expect((await exit)[0]).toMatchObject({ pid: child.pid, signal: 'SIGKILL', restartInMs: null });
     expect(logged.map((l) => l.msg)).toEqual(['the stand-in did not stop in time; killing it']);
+  });
+
+  it('says in words why a child that explains its exit status could not run, and still backs off', async () => {
+    const { supervisor, clock, logged } = supervise(
+      `console.log('up'); process.exit(${DAEMON_EXIT_PORT_IN_USE})`,
+      {
+        explainExit: explainDaemonExit,
+      },
+    );
+    const exit = once(supervisor, 'exit') as Promise<[ExitReport]>;
+    supervisor.start();
+    expect((await exit)[0]).toMatchObject({ code: DAEMON_EXIT_PORT_IN_USE, restartInMs: 1000 });
+    expect(logged.at(-1)?.msg).toMatch(
+      /^the stand-in could not run: its API port \(LOCAL_DAEMON_PORT\) is in use/u,
+    );
+    expect(clock.pending()).toEqual([1000]);
+    await supervisor.stop();
   });
 });
