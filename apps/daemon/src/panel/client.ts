@@ -128,8 +128,12 @@ export class RemoteClient {
     await this.request('POST', '/servers/reset', null);
   }
 
+  /**
+   * One try, not retried here: the activity queue (`activity-batch.ts`) keeps a failed batch and
+   * decides when to try again, so a batch is never sent twice at once.
+   */
   async sendActivity(data: ActivityEntry[]): Promise<void> {
-    await this.request('POST', '/activity', { data });
+    await this.once('POST', '/activity', { data });
   }
 
   /**
