@@ -45,7 +45,9 @@ export class TwoFactorService {
       );
     }
     const step = await verifyTotp(decrypt(this.appKey, user.totp_secret), body.code, null);
-    if (step === null) {
+    const now = nowIso();
+    // Enabling uses the code up: of two requests with the same code, only one turns it on.
+    if (step === null || !(await this.tokens.enableTotp(user.id, user.totp_secret, step, now))) {
       throw new HttpError(
         400,
         'TwoFactorAuthenticationTokenInvalid',
@@ -53,14 +55,7 @@ export class TwoFactorService {
       );
     }
     const plain = Array.from({ length: 10 }, () => randomAlnum(10));
-    const now = nowIso();
     await this.tokens.replace(user.id, await Promise.all(plain.map((t) => hashPassword(t))), now);
-    await this.users.update(user.id, {
-      use_totp: 1,
-      totp_authenticated_at: now,
-      totp_last_step: step,
-      updated_at: now,
-    });
     return plain;
   }
 
@@ -83,9 +78,8 @@ export class TwoFactorService {
   async verifyCode(user: User, code: string): Promise<boolean> {
     if (!user.totp_secret) return false;
     const step = await verifyTotp(decrypt(this.appKey, user.totp_secret), code, user.totp_last_step);
-    if (step === null) return false;
-    await this.users.update(user.id, { totp_last_step: step, totp_authenticated_at: nowIso() });
-    return true;
+    // Atomic: of two requests with the same code (here or on another panel), one wins.
+    return step !== null && this.tokens.claimTotpStep(user.id, step, nowIso());
   }
 
   /** Uses up one recovery token; false when none matches. */
