@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../test-support/harness.ts';
+import { GAME_JS, startStack, type Stack } from '../test-support/harness.ts';
+import { ProcessDriver } from './process-driver.ts';
 
 // Issue 23 item 1, replayed on a real daemon with bubblewrap, setpriv and cgroups (as root, as CI
 // runs): a server variable named LD_PRELOAD once loaded a library into the host's `sh` and `bwrap`
@@ -50,30 +52,82 @@ async function processesHolding(needle: string): Promise<{ pid: number; uid: num
   return found;
 }
 
+let markers: string;
+let library: string;
+beforeAll(async () => {
+  markers = await mkdtemp('/var/tmp/talon-preload-');
+  // Anyone may leave a marker here: a load as any uid must be seen.
+  await chmod(markers, 0o1777);
+  await writeFile(path.join(markers, 'preload.c'), PRELOAD_C);
+  library = path.join(markers, 'preload.so');
+  execFileSync('gcc', [
+    '-shared',
+    '-fPIC',
+    `-DMARKERS="${markers}"`,
+    '-o',
+    library,
+    path.join(markers, 'preload.c'),
+  ]);
+  await chmod(library, 0o755);
+});
+afterAll(async () => {
+  await rm(markers, { recursive: true, force: true });
+});
+
+const loadsIn = async (...dirs: string[]): Promise<string[]> =>
+  (await Promise.all(dirs.map((d) => readdir(d)))).flat().filter((f) => f.startsWith('loaded-'));
+
+// The driver alone, given LD_PRELOAD as if a name slipped past every list: the environment must
+// take effect only in the payload, after the privilege drop, in either mode.
+describe.each([
+  { mode: 'bwrap', forceNoBwrap: false },
+  { mode: 'unconfined', forceNoBwrap: true },
+])('the process driver ($mode) with LD_PRELOAD in a launch', ({ forceNoBwrap }) => {
+  it('loads it only into the payload, as the server user', async () => {
+    const serverDir = await mkdtemp('/var/tmp/talon-preload-server-');
+    try {
+      const driver = await ProcessDriver.create({
+        allowUnconfined: true,
+        uid: 988,
+        gid: 988,
+        hidden: [],
+        hiddenFiles: [],
+        log: pino({ level: 'silent' }),
+        cgroupMode: 'auto',
+        cgroupRoot: '/sys/fs/cgroup',
+        forceNoBwrap,
+      });
+      await driver.prepareDirectory(serverDir);
+      const proc = await driver.launch({
+        id: randomUUID(),
+        kind: 'server',
+        serverDir,
+        argv: ['/bin/sh', '-c', 'echo "payload as $(id -u)"'],
+        env: { PATH: '/usr/bin:/bin', LD_PRELOAD: library },
+        limits: { memoryBytes: 0, swapBytes: -1, pids: 0, cpuPercent: 0 },
+      });
+      let out = '';
+      proc.onOutput((c) => (out += c.toString()));
+      expect((await proc.exited).code, out).toBe(0);
+      expect(out).toContain('payload as 988');
+      const loads = await loadsIn(markers, serverDir);
+      expect(loads.filter((f) => f.startsWith('loaded-uid0-'))).toEqual([]);
+      // The payload's shell and id did load it: the variable was delivered.
+      expect(loads.some((f) => f.startsWith('loaded-uid988-'))).toBe(true);
+    } finally {
+      await rm(serverDir, { recursive: true, force: true });
+      for (const f of await loadsIn(markers)) await rm(path.join(markers, f));
+    }
+  });
+});
+
 describe('server variables never reach a host process', () => {
   let stack: Stack;
-  let markers: string;
-  let library: string;
   beforeAll(async () => {
-    markers = await mkdtemp('/var/tmp/talon-preload-');
-    // Anyone may leave a marker here: a load as any uid must be seen.
-    await chmod(markers, 0o1777);
-    await writeFile(path.join(markers, 'preload.c'), PRELOAD_C);
-    library = path.join(markers, 'preload.so');
-    execFileSync('gcc', [
-      '-shared',
-      '-fPIC',
-      `-DMARKERS="${markers}"`,
-      '-o',
-      library,
-      path.join(markers, 'preload.c'),
-    ]);
-    await chmod(library, 0o755);
     stack = await startStack();
   });
   afterAll(async () => {
     await stack?.dispose();
-    await rm(markers, { recursive: true, force: true });
   });
 
   it('LD_PRELOAD from a panel loads nowhere as root; the installer and the server still run', async () => {
@@ -89,9 +143,7 @@ describe('server variables never reach a host process', () => {
     expect(stack.remote.installReports.find((r) => r.uuid === uuid)?.successful).toBe(true);
     const ws = await stack.startedWs(uuid);
     const serverDir = path.join(stack.config.system.data, uuid);
-    const loads = [...(await readdir(markers)), ...(await readdir(serverDir))].filter((f) =>
-      f.startsWith('loaded-'),
-    );
+    const loads = await loadsIn(markers, serverDir);
     expect(loads.filter((f) => f.startsWith('loaded-uid0-'))).toEqual([]);
     // Dropped before the launch, so not even the game loads it; the console and install log say so.
     expect(loads).toEqual([]);
@@ -123,6 +175,42 @@ describe('server variables never reach a host process', () => {
     // The game itself has it (the value was delivered)…
     expect(holders.some((p) => p.comm === 'node' && p.uid === stack.config.runtime.uid)).toBe(true);
     // …and nothing else: no bwrap, setpriv or shell of the daemon's, no process of another uid.
+    expect(holders.filter((p) => p.uid !== stack.config.runtime.uid)).toEqual([]);
+    ws.send('set state', 'kill');
+    await ws.waitFor(
+      (m) => m.event === 'status' && m.args?.[0] === 'offline',
+      10_000,
+      ws.messages.length - 1,
+    );
+  });
+});
+
+// runtime.allow_unconfined without bubblewrap: setpriv drops to the server user, then the same
+// launcher applies the environment, so no root process holds a value there either.
+describe('server variables when running unconfined', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ forceNoBwrap: true, config: { runtime: { allow_unconfined: true } } });
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+
+  it('reach the game only, after the privilege drop', async () => {
+    const secret = `talon-secret-${randomBytes(8).toString('hex')}`;
+    const uuid = await stack.createInstalled(undefined, {
+      settings: {
+        environment: { GAME_FILE: 'game.js', WORLD_SEED: secret },
+        invocation: 'node {{GAME_FILE}} --seed {{WORLD_SEED}}',
+      },
+      // No /mnt/server without the sandbox: the server directory is HOME.
+      script: `#!/bin/sh\nset -e\ncd "$HOME"\ncat > game.js <<'GAME'\n${GAME_JS}\nGAME\n`,
+    });
+    expect(stack.remote.installReports.find((r) => r.uuid === uuid)?.successful).toBe(true);
+    expect(stack.daemon.driver.info.confinement).toBe('none');
+    const ws = await stack.startedWs(uuid);
+    const holders = await processesHolding(secret);
+    expect(holders.some((p) => p.comm === 'node' && p.uid === stack.config.runtime.uid)).toBe(true);
     expect(holders.filter((p) => p.uid !== stack.config.runtime.uid)).toEqual([]);
     ws.send('set state', 'kill');
     await ws.waitFor(

@@ -71,6 +71,9 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
   const tmp = path.join(config.system.tmp_directory, assertUuid(server.uuid));
   // The install script made what is in there: removed by descriptor, links never followed.
   await new Jail(tmp).destroy();
+  // The parent keeps the usual mode: created 0700 by root, the server user could not reach its own
+  // script when running unconfined (no bind mount to stand in for the path).
+  await mkdir(config.system.tmp_directory, { recursive: true });
   await mkdir(tmp, { recursive: true, mode: 0o700 });
   await writeFile(path.join(tmp, 'install.sh'), script.script.replace(/\r\n/g, '\n'), { mode: 0o644 });
   if (process.getuid?.() === 0) await chown(tmp, config.runtime.uid, config.runtime.gid);
