@@ -52,6 +52,8 @@ import { BackupsRepository } from './modules/backups/backups.repository.ts';
 import { BackupsService } from './modules/backups/backups.service.ts';
 import { SchedulesRepository } from './modules/schedules/schedules.repository.ts';
 import { SchedulesService } from './modules/schedules/schedules.service.ts';
+import { DeauthorizeRepository } from './modules/deauthorize/deauthorize.repository.ts';
+import { DeauthorizeService } from './modules/deauthorize/deauthorize.service.ts';
 
 /** Everything a request handler may use, wired once per panel process (tests build their own). */
 export interface AppContext {
@@ -91,6 +93,7 @@ function createRepositories(db: Db) {
     subusers: new SubusersRepository(db.db),
     backups: new BackupsRepository(db.db, db.dialect),
     schedules: new SchedulesRepository(db.db),
+    deauthorize: new DeauthorizeRepository(db.db),
   };
 }
 
@@ -108,6 +111,7 @@ function createServices(
   const activity = new ActivityService(repos.activity);
   const welcome = new WelcomeMail(repos.passwordResets, mailer, log, config.appUrl, siteName);
   const daemon = new DaemonClient(config.appKey);
+  const deauthorize = new DeauthorizeService(repos.deauthorize, daemon, log);
   const twoFactor = new TwoFactorService(repos.users, repos.recoveryTokens, config.appKey, siteName);
   const nodes = new NodesService(repos.nodes, repos.locations, activity, config.appKey);
   const servers = new ServersService(daemon, activity, config);
@@ -125,10 +129,16 @@ function createServices(
     locations: new LocationsService(repos.locations, activity),
     allocations: new AllocationsService(repos.allocations, nodes, activity),
     includedServers: new IncludedServers(repos),
-    applicationUsers: new ApplicationUsersService(repos.users, repos.applicationUsers, activity, welcome),
+    applicationUsers: new ApplicationUsersService(
+      repos.users,
+      repos.applicationUsers,
+      activity,
+      welcome,
+      deauthorize,
+    ),
     activity,
     twoFactor,
-    users: new UsersService(repos.users),
+    users: new UsersService(repos.users, deauthorize),
     eggs: new EggsService(repos.eggs),
     servers,
     files: new FilesService(daemon, activity, config.filesMaxEditSize, config.appUrl),
@@ -151,7 +161,7 @@ function createServices(
       activity,
       async () => (await settings.effective()).clientAllocations,
     ),
-    subusers: new SubusersService(repos.subusers, repos.users, daemon, activity, welcome, log),
+    subusers: new SubusersService(repos.subusers, repos.users, deauthorize, activity, welcome),
     backups,
     schedules: new SchedulesService(repos.schedules, activity, {
       timezone: config.timezone,
@@ -160,7 +170,7 @@ function createServices(
     sessions: new SessionsService(repos.sessions, config.sessionLifetimeMinutes, config.appKey),
     apiKeys: new ApiKeysService(repos.apiKeys),
     settings,
-    account: new AccountService(repos.users, activity),
+    account: new AccountService(repos.users, activity, deauthorize),
     auth: new AuthService(
       repos.users,
       twoFactor,
@@ -170,6 +180,7 @@ function createServices(
       mailer,
       config.appUrl,
       siteName,
+      deauthorize,
     ),
   };
 }

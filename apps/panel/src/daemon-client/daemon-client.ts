@@ -8,6 +8,7 @@ import {
   type DaemonFileObject,
   type DaemonServer,
   type BackupRequest,
+  type DeauthorizeUser,
   type PowerAction,
   type RestoreRequest,
   type SystemInfo,
@@ -32,6 +33,8 @@ const TIMEOUT_MS = 15_000;
 export const TIMED_OUT = 'timed out';
 /** Archive creation and extraction may take long (reference §3.3 "Files"). */
 const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
+/** Ending a user's sessions follows a change already made: a silent node is not waited for long. */
+const DEAUTHORIZE_TIMEOUT_MS = 5_000;
 
 interface Payload {
   type: string;
@@ -273,6 +276,15 @@ export class DaemonClient {
 
   async denyTokens(node: Node, uuid: string, jtis: string[]): Promise<void> {
     await this.call(node, 'POST', `/api/servers/${uuid}/ws/deny`, { jtis });
+  }
+
+  /**
+   * `POST /api/deauthorize-user` (protocol §9.2b): the node ends the user's consoles and SFTP
+   * sessions on `servers` (all of its servers when absent) and refuses their earlier tokens. A
+   * short wait: the change it follows is already made, and the user waits for the answer.
+   */
+  async deauthorizeUser(node: Node, body: DeauthorizeUser): Promise<void> {
+    await this.call(node, 'POST', '/api/deauthorize-user', body, DEAUTHORIZE_TIMEOUT_MS);
   }
 
   /**

@@ -4,6 +4,7 @@ import { check } from '../../http/input.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 
 /** Changes a user makes to their own account. */
@@ -11,6 +12,7 @@ export class AccountService {
   constructor(
     private readonly users: UsersRepository,
     private readonly activity: ActivityService,
+    private readonly deauthorize: DeauthorizeService,
   ) {}
 
   /** The current password is checked before anything else, as the original does. */
@@ -34,11 +36,17 @@ export class AccountService {
     });
   }
 
-  /** Changes the password; the caller ends the user's other sessions. */
+  /**
+   * Changes the password and ends the user's consoles and SFTP sessions on every node (whoever knew
+   * the old password is out); the caller ends the user's other panel sessions.
+   */
   async changePassword(user: User, body: Record<string, unknown>, actor: ActivityActor): Promise<void> {
     await this.assertPassword(user, body.current_password);
     const { password } = check<{ password: string }>(body, { password: 'required|string|confirmed|min:8' });
-    await this.users.update(user.id, { password: await hashPassword(password), updated_at: nowIso() });
+    const hash = await hashPassword(password);
+    await this.deauthorize.everywhere(user, () =>
+      this.users.update(user.id, { password: hash, updated_at: nowIso() }),
+    );
     await this.activity.log('user:account.password-changed', actor, [{ type: 'user', id: user.id }]);
   }
 }

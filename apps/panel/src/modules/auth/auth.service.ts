@@ -10,6 +10,7 @@ import type { ActivityService } from '../activity/activity.service.ts';
 import type { SessionState } from '../sessions/sessions.service.ts';
 import type { TwoFactorService } from '../two-factor/two-factor.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
+import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 import type { PasswordResetsRepository } from './password-resets.repository.ts';
 
 /** Failed sign-ins (password or second factor) allowed per window, per IP and per account. */
@@ -41,6 +42,7 @@ export class AuthService {
     private readonly mailer: Mailer,
     private readonly appUrl: string,
     private readonly siteName: () => string,
+    private readonly deauthorize: DeauthorizeService,
   ) {}
 
   /**
@@ -221,7 +223,11 @@ export class AuthService {
       throw invalid();
     }
     await this.resets.clear(user.email);
-    await this.users.update(user.id, { password: await hashPassword(input.password), updated_at: nowIso() });
+    const hash = await hashPassword(input.password);
+    // Whoever knew the old password loses their consoles and SFTP sessions too.
+    await this.deauthorize.everywhere(user, () =>
+      this.users.update(user.id, { password: hash, updated_at: nowIso() }),
+    );
     await this.activity.log('auth:password-reset', { userId: user.id, apiKeyId: null, ip: null }, [
       { type: 'user', id: user.id },
     ]);

@@ -185,30 +185,17 @@ describe('a subuser has exactly the powers granted', () => {
 });
 
 describe('a change of permissions takes effect at once', () => {
-  it('an open console loses control.console the moment the owner takes it away', async () => {
+  it('an open console closes the moment the owner takes control.console away', async () => {
     const { user, client } = await subuser(['control.console']);
     const socket = await consoleAs(client);
+    const closed = new Promise<void>((resolve) => socket.ws.once('close', () => resolve()));
     expect(await commandRan(socket, 'before-the-change')).toBe(true);
     const res = await ownerClient.post(`${base()}/users/${user.uuid}`, { permissions: ['file.read'] });
     expect(res.status, res.text).toBe(200);
-    // The token the console holds is denied on the daemon: the next frame is refused.
-    const from = socket.mark();
-    socket.send('send command', 'say after-the-change');
-    await socket.waitFor(
-      (m) => m.event === 'jwt error' && m.args?.[0] === 'jwt: created too far in past (denylist)',
-      30_000,
-      from,
-    );
-    // A new token, as the web app fetches on that error, no longer carries the permission. (Tokens
-    // issued in the second of the denial are denied with it, so the test waits for the next one.)
-    const changedAt = Math.floor(Date.now() / 1000);
-    await waitUntil(
-      'the second after the denial',
-      async () => Math.floor(Date.now() / 1000),
-      (now) => now > changedAt,
-      5_000,
-      50,
-    );
+    // The daemon ends the console at once (deauthorize-user); its token is refused from then on.
+    await closed;
+    // A new token, as the web app fetches next (in the second of the change or not), carries only
+    // what is granted now.
     const fresh = (await client.get(`${base()}/websocket`)).body.data.token as string;
     expect(claims(fresh).permissions).toEqual(['file.read', 'websocket.connect']);
     expect(await commandRan(await consoleAs(client), 'after-the-change')).toBe(false);

@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { ALL_PERMISSION_KEYS, WILDCARD, type CustomRule } from '@talon/shared';
 import { isNormalisedFolderPath } from '@talon/shared/validation/subusers';
 import { insideScope } from '@talon/shared/files/scope';
-import type { Logger } from 'pino';
-import type { DaemonClient } from '../../daemon-client/daemon-client.ts';
 import type { Server, User } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
@@ -11,8 +9,8 @@ import { randomAlnum } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 import type { PermittedServerAccess } from '../servers/server-access.ts';
-import { userServerTokenId } from '../servers/token-id.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { WelcomeMail } from '../users/welcome-mail.ts';
 import type { SubusersRepository, SubuserWithUser } from './subusers.repository.ts';
@@ -72,10 +70,9 @@ export class SubusersService {
   constructor(
     private readonly repo: SubusersRepository,
     private readonly users: UsersRepository,
-    private readonly daemon: DaemonClient,
+    private readonly deauthorize: DeauthorizeService,
     private readonly activity: ActivityService,
     private readonly welcome: WelcomeMail,
-    private readonly log: Logger,
   ) {}
 
   list(access: PermittedServerAccess): Promise<SubuserWithUser[]> {
@@ -134,8 +131,8 @@ export class SubusersService {
 
   /**
    * New permissions (and folders, when `file_paths` is sent; absent keeps them). When anything
-   * changed, the daemon is told at once to deny the user's tokens for this server: open consoles
-   * lose what was taken away and SFTP sessions end, so the next login is checked anew.
+   * changed, the node ends the user's open consoles and SFTP sessions on this server and refuses
+   * their earlier tokens, so what they do next is checked against the new grant.
    */
   async update(
     access: PermittedServerAccess,
@@ -154,7 +151,7 @@ export class SubusersService {
       sortedKey(before) !== sortedKey(permissions) ||
       (filePaths === null ? null : JSON.stringify(filePaths)) !== filePathsBefore;
     const subuser = await this.repo.update(target.subuser.id, { permissions, filePaths, at: nowIso() });
-    if (changed) await this.revokeTokens(access, target.user);
+    if (changed) await this.deauthorize.onServer(target.user, access.server, access.node);
     await this.activity.log('server:subuser.update', actor, subjects(access.server, target.user), {
       email: target.user.email,
       old: before,
@@ -168,7 +165,7 @@ export class SubusersService {
   async delete(access: PermittedServerAccess, target: SubuserWithUser, actor: ActivityActor): Promise<void> {
     this.refuseSelf(access, target);
     await this.repo.delete(target.subuser.id);
-    await this.revokeTokens(access, target.user);
+    await this.deauthorize.onServer(target.user, access.server, access.node);
     await this.activity.log('server:subuser.delete', actor, subjects(access.server, target.user), {
       email: target.user.email,
       revoked: true,
@@ -199,16 +196,6 @@ export class SubusersService {
     const inside = (path: unknown) => typeof path === 'string' && insideScope(own, path);
     // No folders (null or none listed) would be the whole server: more than the caller holds.
     if (!folders || folders.length === 0 || !folders.every(inside)) throw cannotGrant();
-  }
-
-  /** Tells the daemon to refuse every token the user holds for this server; a daemon that is down is logged. */
-  private async revokeTokens(access: PermittedServerAccess, user: User): Promise<void> {
-    const { node, server } = access;
-    try {
-      await this.daemon.denyTokens(node, server.uuid, [userServerTokenId(user.id, server.uuid)]);
-    } catch (err) {
-      this.log.warn({ err, server: server.uuid }, 'the daemon could not be told to revoke tokens');
-    }
   }
 
   /**

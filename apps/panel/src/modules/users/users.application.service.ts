@@ -7,6 +7,7 @@ import { hashPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
 import type { ListParams } from '../application/listing.ts';
+import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 import { flag, unique, validateBody } from '../application/validation.ts';
 import type { ApplicationUsersRepository } from './users.application.repository.ts';
 import type { UsersRepository } from './users.repository.ts';
@@ -74,6 +75,7 @@ export class ApplicationUsersService {
     private readonly repo: ApplicationUsersRepository,
     private readonly activity: ActivityService,
     private readonly welcome: WelcomeMail,
+    private readonly deauthorize: DeauthorizeService,
   ) {}
 
   list(params: ListParams) {
@@ -134,17 +136,23 @@ export class ApplicationUsersService {
     const user = await this.get(id);
     const input = await this.validate(body, user.id);
     refuseKeyOnRootAdmins(actor, user, input);
-    await this.users.update(user.id, {
-      external_id: 'external_id' in input ? (input.external_id ?? null) : user.external_id,
-      username: input.username.toLowerCase(),
-      email: input.email.toLowerCase(),
-      name_first: input.first_name,
-      name_last: input.last_name,
-      ...(input.password ? { password: await hashPassword(input.password) } : {}),
-      language: input.language ?? user.language,
-      root_admin: input.root_admin === undefined ? user.root_admin : flag(input.root_admin),
-      updated_at: nowIso(),
-    });
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const rootAdmin = input.root_admin === undefined ? user.root_admin : flag(input.root_admin);
+    const write = () =>
+      this.users.update(user.id, {
+        external_id: 'external_id' in input ? (input.external_id ?? null) : user.external_id,
+        username: input.username.toLowerCase(),
+        email: input.email.toLowerCase(),
+        name_first: input.first_name,
+        name_last: input.last_name,
+        ...(passwordHash ? { password: passwordHash } : {}),
+        language: input.language ?? user.language,
+        root_admin: rootAdmin,
+        updated_at: nowIso(),
+      });
+    // A new password, or root admin rights taken away: the user's consoles and SFTP sessions end.
+    const losesAccess = passwordHash !== null || rootAdmin < user.root_admin;
+    await (losesAccess ? this.deauthorize.everywhere(user, write) : write());
     await this.activity.log('user:update', actor, [{ type: 'user', id: user.id }], {
       password_changed: Boolean(input.password),
     });
@@ -172,7 +180,7 @@ export class ApplicationUsersService {
         'Cannot delete a user with active servers attached to their account. Please delete their servers before continuing.',
       );
     }
-    await this.repo.delete(user.id);
+    await this.deauthorize.everywhere(user, () => this.repo.delete(user.id));
     await this.activity.log('user:delete', actor, [], { id: user.id, username: user.username });
   }
 }

@@ -5,6 +5,7 @@ import { check } from '../../http/input.ts';
 import { randomAlnum } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
+import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 import type { UsersRepository } from './users.repository.ts';
 
 export interface CreateUserInput {
@@ -30,7 +31,10 @@ export const USER_RULES = {
 
 /** Accounts: creation (CLI, first start, admin API later) and the account changes of the client API. */
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly deauthorize: DeauthorizeService,
+  ) {}
 
   async create(input: CreateUserInput): Promise<{ user: User; password: string }> {
     check(input, USER_RULES);
@@ -63,9 +67,13 @@ export class UsersService {
     return { user, password };
   }
 
+  /** A new password; the user's consoles and SFTP sessions end on every node. */
   async setPassword(user: User, password: string): Promise<void> {
     check({ password }, { password: 'required|string|min:8' });
-    await this.users.update(user.id, { password: await hashPassword(password), updated_at: nowIso() });
+    const hash = await hashPassword(password);
+    await this.deauthorize.everywhere(user, () =>
+      this.users.update(user.id, { password: hash, updated_at: nowIso() }),
+    );
   }
 
   async setEmail(user: User, email: string): Promise<void> {

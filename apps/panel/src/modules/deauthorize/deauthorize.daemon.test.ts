@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Server, User } from '../../db/types.ts';
+import type { TestClient } from '../../test-support/client.ts';
+import { startServerWorld, type ServerWorld } from '../../test-support/daemon-servers.ts';
+import { addSubuser, applicationClient } from '../../test-support/fixtures.ts';
+import { openSftp, type SftpSession } from '../../test-support/sftp.ts';
+import { TestSocket } from '../../test-support/socket.ts';
+
+// A user whose access shrinks loses it on the node at once (protocol §9.2b, GHSA-8c39-xppg-479c,
+// GHSA-hr7j-63v7-vj7g): the panel calls the real daemon's POST /api/deauthorize-user when a
+// subuser is removed or their permissions change, when a password changes and when an account is
+// deleted. Open consoles close and SFTP sessions end; other users' stay.
+let world: ServerWorld;
+let server: Server;
+let ownerClient: TestClient;
+const PASSWORD = 'deauthorize test password';
+const opened: { end: () => void }[] = [];
+
+const base = () => `/api/client/servers/${server.uuid_short}`;
+const SUBUSER = ['websocket.connect', 'control.console', 'file.sftp', 'file.read'];
+
+interface Member {
+  user: User;
+  client: TestClient;
+  socket: TestSocket;
+  /** Resolves with the close code when the daemon closes the console. */
+  socketClosed: Promise<number>;
+  sftp: SftpSession;
+}
+
+/** A subuser of the server with an authenticated console and an SFTP session open. */
+async function member(permissions = SUBUSER): Promise<Member> {
+  const user = await world.panel.createUser({ password: PASSWORD });
+  await addSubuser(world.panel.ctx, server, user, permissions);
+  const client = await world.panel.signedIn(user);
+  const { token, socket: url } = (await client.get(`${base()}/websocket`)).body.data;
+  const socket = await TestSocket.open(url as string, world.panel.url);
+  opened.push({ end: () => socket.close() });
+  const socketClosed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
+  socket.send('auth', token as string);
+  await socket.waitFor((m) => m.event === 'auth success');
+  const sftp = await openSftp(
+    world.daemon.node.daemon_sftp,
+    `${user.username}.${server.uuid_short}`,
+    PASSWORD,
+  );
+  opened.push(sftp);
+  return { user, client, socket, socketClosed, sftp };
+}
+
+/** The console still answers and the SFTP session still lists: nothing of this member was ended. */
+async function stillConnected(m: Member): Promise<void> {
+  const from = m.socket.mark();
+  m.socket.send('send stats');
+  await m.socket.waitFor((msg) => msg.event === 'stats', 30_000, from);
+  expect(await m.sftp.readdir('/')).toEqual(expect.any(Array));
+}
+
+beforeAll(async () => {
+  world = await startServerWorld();
+  ({ server, ownerClient } = world);
+}, 120_000);
+
+afterAll(async () => {
+  for (const o of opened) o.end();
+  await world?.close();
+});
+
+describe('subusers', () => {
+  it('removed: their console closes and their SFTP session ends; another subuser keeps theirs', async () => {
+    const gone = await member();
+    const stays = await member();
+    const res = await ownerClient.delete(`${base()}/users/${gone.user.uuid}`);
+    expect(res.status, res.text).toBe(204);
+    await gone.socketClosed;
+    await gone.sftp.closed;
+    await stillConnected(stays);
+  });
+
+  it('permissions changed: the console closes, and a token fetched at once carries the new grant', async () => {
+    const changed = await member();
+    const res = await ownerClient.post(`${base()}/users/${changed.user.uuid}`, {
+      permissions: ['websocket.connect', 'file.sftp'],
+    });
+    expect(res.status, res.text).toBe(200);
+    await changed.socketClosed;
+    await changed.sftp.closed;
+    // What the web app does next: new credentials, in the same second as the denial or not.
+    const { token, socket: url } = (await changed.client.get(`${base()}/websocket`)).body.data;
+    const claims = JSON.parse(Buffer.from((token as string).split('.')[1]!, 'base64url').toString()) as {
+      permissions: string[];
+    };
+    expect(claims.permissions).toEqual(['websocket.connect', 'file.sftp']);
+    const again = await TestSocket.open(url as string, world.panel.url);
+    opened.push({ end: () => again.close() });
+    again.send('auth', token as string);
+    await again.waitFor((m) => m.event === 'auth success');
+  });
+});
+
+describe('passwords and accounts', () => {
+  it('a password changed in the account: consoles close and SFTP sessions end', async () => {
+    const m = await member();
+    const other = await member();
+    const res = await m.client.put('/api/client/account/password', {
+      current_password: PASSWORD,
+      password: 'a brand new password',
+      password_confirmation: 'a brand new password',
+    });
+    expect(res.status, res.text).toBe(204);
+    await m.socketClosed;
+    await m.sftp.closed;
+    await stillConnected(other);
+  });
+
+  it('a password set through the application API: the same', async () => {
+    const m = await member();
+    const app = await applicationClient(world.panel);
+    const res = await app.request('PATCH', `/api/application/users/${m.user.id}`, {
+      email: m.user.email,
+      username: m.user.username,
+      first_name: 'First',
+      last_name: 'Last',
+      password: 'set by the billing module',
+    });
+    expect(res.status, res.text).toBe(200);
+    await m.socketClosed;
+    await m.sftp.closed;
+  });
+
+  it('an account deleted through the application API: its console and SFTP session end', async () => {
+    const m = await member();
+    const app = await applicationClient(world.panel);
+    const res = await app.delete(`/api/application/users/${m.user.id}`);
+    expect(res.status, res.text).toBe(204);
+    await m.socketClosed;
+    await m.sftp.closed;
+  });
+});
