@@ -274,9 +274,10 @@ describe('backups', () => {
     async function craft(
       entries: {
         name: string;
-        type?: 'file' | 'symlink' | 'link';
+        type?: 'file' | 'symlink' | 'link' | 'directory';
         linkname?: string;
         body?: string | Buffer;
+        mode?: number;
       }[],
     ) {
       const id = randomUUID();
@@ -284,7 +285,8 @@ describe('backups', () => {
       for (const e of entries) {
         if (e.type === 'symlink' || e.type === 'link')
           pack.entry({ name: e.name, type: e.type, linkname: e.linkname });
-        else pack.entry({ name: e.name }, e.body ?? 'x');
+        else if (e.type === 'directory') pack.entry({ name: e.name, type: 'directory', mode: e.mode });
+        else pack.entry({ name: e.name, mode: e.mode }, e.body ?? 'x');
       }
       pack.finalize();
       const chunks: Buffer[] = [];
@@ -329,6 +331,29 @@ describe('backups', () => {
       expect((await lstat(path.join(dir(), 'etc-link'))).isSymbolicLink()).toBe(true);
       expect(await readlink(path.join(dir(), 'etc-link'))).toBe('/etc');
       expect(await readFile(path.join(dir(), 'extra.txt'), 'utf8')).toBe('new since the backup\n');
+    });
+
+    // Issue 23 item 9: chmod refuses setuid and setgid (GHSA-rhq6-9rgh-v45c rules), so a restore
+    // must not set them either: a set-id file in a backup (made anywhere, crafted or not) would
+    // otherwise become one on the node. Sticky and permission bits stay, as chmod allows them.
+    it('strips setuid and setgid from restored files and directories, keeping the other bits', async () => {
+      const id = await craft([
+        { name: 'setid/', type: 'directory', mode: 0o2775 },
+        { name: 'setid/suid.sh', mode: 0o4755, body: '#!/bin/sh\nid\n' },
+        { name: 'setid/sgid.bin', mode: 0o2750 },
+        { name: 'setid/both', mode: 0o6777 },
+        { name: 'shared/', type: 'directory', mode: 0o1777 },
+      ]);
+      const from = ws.messages.length;
+      expect((await restore(id, { adapter: 'wings', truncate_directory: false })).status).toBe(202);
+      expect(await restoredReport(id, from)).toEqual({ uuid: id, successful: true });
+      const mode = async (p: string) => (await stat(path.join(dir(), p))).mode & 0o7777;
+      expect(await mode('setid')).toBe(0o775);
+      expect(await mode('setid/suid.sh')).toBe(0o755);
+      expect(await mode('setid/sgid.bin')).toBe(0o750);
+      expect(await mode('setid/both')).toBe(0o777);
+      expect(await mode('shared')).toBe(0o1777);
+      expect(await readFile(path.join(dir(), 'setid/suid.sh'), 'utf8')).toBe('#!/bin/sh\nid\n');
     });
 
     it('empties the directory first with truncate_directory', async () => {

@@ -7,7 +7,7 @@ import tarStream from 'tar-stream';
 import { entryParts } from '../fs/archive.ts';
 import { CREATE_FLAGS, at, closeQuietly, lstatAt } from '../fs/at.ts';
 import { FileError, fromOs } from '../fs/errors.ts';
-import type { Jail } from '../fs/jail.ts';
+import { entryMode, type Jail } from '../fs/jail.ts';
 import { emptyTree, removeAt } from '../fs/tree.ts';
 
 /** An archive that cannot be restored; the message is for the operator. */
@@ -143,7 +143,7 @@ export async function extractArchive(
     await parents.replacing(parts.join('/'));
     if (hd.type === 'directory') {
       await closeQuietly(await jail.walk(parts, true));
-      dirs.push({ parts, mode: (hd.mode ?? 0o755) & 0o7777, mtime: hd.mtime ?? null });
+      dirs.push({ parts, mode: entryMode(hd.mode ?? 0o755), mtime: hd.mtime ?? null });
       return;
     }
     if (!isFileEntry(hd) && hd.type !== 'symlink') return;
@@ -213,7 +213,7 @@ async function writeFile(
   content: Content,
   jail: Jail,
 ): Promise<void> {
-  const mode = (hd.mode ?? 0o644) & 0o7777;
+  const mode = entryMode(hd.mode ?? 0o644);
   let out: FileHandle;
   try {
     out = await open(at(parent, name), CREATE_FLAGS, mode & 0o777);
@@ -230,7 +230,7 @@ async function writeFile(
       }),
     );
     if (jail.owner) await out.chown(jail.owner.uid, jail.owner.gid);
-    await out.chmod(mode); // after chown, which clears set-id bits
+    await out.chmod(mode); // after chown, which would clear set-id bits (there are none to keep)
     if (hd.mtime) await out.utimes(hd.mtime, hd.mtime); // futimes: the descriptor, never a link
   } catch (err) {
     await closeQuietly(out);

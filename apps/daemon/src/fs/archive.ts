@@ -13,7 +13,7 @@ import { FileError, errnoOf, fromOs } from './errors.ts';
 
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 import { rfc3339 } from './file-object.ts';
-import type { Jail } from './jail.ts';
+import { entryMode, type Jail } from './jail.ts';
 import { CREATE_FLAGS, DIR_FLAGS, at, closeQuietly, lstatAt } from './at.ts';
 
 export class UnknownArchive extends Error {}
@@ -441,7 +441,7 @@ async function writeEntry(
         if (errnoOf(err) !== 'ENOENT') throw fromOs(err, name);
       }
     }
-    const mode = e.mode & 0o777 || 0o644;
+    const mode = entryMode(e.mode) || 0o644;
     let out: FileHandle;
     try {
       out = await open(at(dir, name), CREATE_FLAGS, mode);

@@ -564,8 +564,19 @@ function checkRegular(st: Stats, userPath: string): void {
   if (!st.isFile()) throw new FileError('bad_type', `${userPath} is not a regular file`);
 }
 
-/** Setuid and setgid bits are never set by the daemon (sticky is harmless and allowed). */
+/** Setuid and setgid: never set by the daemon on a server's files (sticky is harmless and allowed). */
+const SET_ID_BITS = 0o6000;
+
+/** A mode a user asks for (chmod) is refused when it sets setuid or setgid. */
 export function checkMode(mode: number): void {
   if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) throw new FileError('bad_mode', `mode ${mode}`);
-  if (mode & 0o6000) throw new FileError('bad_mode', `mode ${mode.toString(8)} sets setuid or setgid`);
+  if (mode & SET_ID_BITS) throw new FileError('bad_mode', `mode ${mode.toString(8)} sets setuid or setgid`);
+}
+
+/**
+ * The mode a file or directory gets from an archive entry (backup restore, extraction): the same
+ * rule as `checkMode`, but an archive is not asked, so the set-id bits are dropped, not refused.
+ */
+export function entryMode(mode: number): number {
+  return mode & 0o7777 & ~SET_ID_BITS;
 }

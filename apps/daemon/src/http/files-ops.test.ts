@@ -419,6 +419,21 @@ describe('file operation routes and signed URLs', () => {
       expect(await readFile(file('dx/z/one.txt'), 'utf8')).toBe('one');
     });
 
+    // Issue 23 item 9: the same rule as chmod and a backup restore (fs/jail.ts entryMode).
+    it('extracted entries lose setuid and setgid, keeping their other bits', async () => {
+      await mkdir(file('sx'), { recursive: true });
+      await writeFile(
+        file('sx/s.tar.gz'),
+        await tarOf([
+          { name: 'suid.sh', body: '#!/bin/sh', mode: 0o4755 },
+          { name: 'sgid.bin', body: 'x', mode: 0o2750 },
+        ]),
+      );
+      expect((await call('POST', 'decompress', { root: '/sx', file: 's.tar.gz' })).status).toBe(204);
+      expect((await stat(file('sx/suid.sh'))).mode & 0o7777).toBe(0o755);
+      expect((await stat(file('sx/sgid.bin'))).mode & 0o7777).toBe(0o750);
+    });
+
     it('refuses unknown formats (400) and missing archives (404)', async () => {
       await writeFile(file('notes.txt'), 'just text');
       expect(await call('POST', 'decompress', { root: '/', file: 'notes.txt' })).toMatchObject({
