@@ -9,6 +9,7 @@ import type { RemoteClient } from '../panel/client.ts';
 import type { Server } from '../servers/server.ts';
 import { writeBackupArchive } from './archive-writer.ts';
 import { backupIgnoreRules } from './ignore-rules.ts';
+import { forgetBackupOwner, recordBackupOwner } from './owner.ts';
 
 const LEVELS = { none: 0, best_speed: 1, best_compression: 9 } as const;
 /** Least time between two `backup progress` events of one backup. */
@@ -43,6 +44,7 @@ export async function removeStaleParts(config: DaemonConfig): Promise<number> {
 export async function deleteBackup(config: DaemonConfig, uuid: string): Promise<boolean> {
   const file = backupFile(config, uuid);
   if (!file) return false;
+  await forgetBackupOwner(config, uuid);
   try {
     await unlink(file);
     return true;
@@ -73,6 +75,7 @@ export async function runBackup(
       ignore: await backupIgnoreRules(jail, ignoreText),
       onProgress: progressReporter(server, uuid, await progressTotal(server, config)),
     });
+    await recordBackupOwner(config, uuid, server.uuid);
     report = {
       checksum: result.checksum,
       checksum_type: 'sha1',

@@ -5,12 +5,18 @@ import type { SignedUrlClaims } from '@talon/shared';
 import type { DaemonConfig } from '../config/config.ts';
 import { backupFile } from './backup-service.ts';
 import { BACKUP_NOT_FOUND } from './routes.ts';
+import { backupOwner } from './owner.ts';
 
 /**
  * Answer `GET /download/backup` (protocol §4.2) once the token was checked: the archive named by
- * `backup_uuid`, with its size. Only a finished archive is served (the `.part` never is).
+ * `backup_uuid`, if it is the token's server's, with its size. Only a finished archive is served (the `.part` never is).
  */
 export async function sendBackup(reply: FastifyReply, config: DaemonConfig, claims: SignedUrlClaims) {
+  // Another server's backup is not found, as if it did not exist (backups/owner.ts).
+  const owner = await backupOwner(config, claims.backup_uuid ?? '');
+  if (owner !== undefined && owner !== claims.server_uuid) {
+    return reply.code(404).send({ error: BACKUP_NOT_FOUND });
+  }
   const file = backupFile(config, claims.backup_uuid ?? '');
   const handle = file ? await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null) : null;
   const st = handle ? await handle.stat() : null;

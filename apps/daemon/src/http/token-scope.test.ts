@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN, startStack, type Stack } from '../test-support/harness.ts';
+import { TOKEN, startStack, waitUntil, type Stack } from '../test-support/harness.ts';
 import { signToken } from '../test-support/jwt-sign.ts';
 
 /**
@@ -105,6 +105,27 @@ describe('token scope: each route accepts only its own purpose (real daemon)', (
       await token({ scope: 'backup-download', backup_uuid: randomUUID(), file_scope: ['/plugins'] }),
     );
     expect([scoped.status, await scoped.json()]).toEqual([403, invalid]);
+  });
+
+  it("a backup-download URL serves only its own server's backup (another server's is not found)", async () => {
+    await writeFile(path.join(dir, 'in-backup.txt'), 'data');
+    const id = randomUUID();
+    const made = await stack.api('POST', `/api/servers/${uuid}/backup`, {
+      adapter: 'wings',
+      uuid: id,
+      ignore: '',
+    });
+    expect(made.status).toBe(202);
+    await waitUntil(() => stack.remote.backupReports.some((r) => r.uuid === id), 30_000, 'backup report');
+    const other = await stack.createInstalled();
+    // a URL signed for another server of this node, naming this server's backup
+    const stranger = await backup(
+      await token({ scope: 'backup-download', backup_uuid: id, server_uuid: other }),
+    );
+    expect([stranger.status, await stranger.json()]).toEqual([404, { error: expect.any(String) as string }]);
+    const own = await backup(await token({ scope: 'backup-download', backup_uuid: id }));
+    expect(own.status).toBe(200);
+    expect((await own.arrayBuffer()).byteLength).toBeGreaterThan(0);
   });
 
   it('a websocket refuses a signed-URL token (and one without scope) in auth', async () => {
