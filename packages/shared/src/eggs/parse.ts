@@ -4,7 +4,8 @@
  * what was accepted leniently (the way the incumbent's and Pelican's importers accept it).
  */
 import type { z } from 'zod';
-import { parse as parseYaml } from 'yaml';
+import { CST, Lexer, parse as parseYaml } from 'yaml';
+import { jsonTooDeep, MAX_JSON_DEPTH } from '../http-limits.ts';
 import { unknownPlaceholders } from './placeholders.ts';
 import { readVariableRules } from './variable-rules.ts';
 import { eggIssueMessage } from './messages.ts';
@@ -151,12 +152,59 @@ function normalise(
 }
 
 /**
+ * The longest egg file text read, in characters. Real eggs are a few KiB (the largest community
+ * ones about 10 KiB); the YAML parser needs seconds and hundreds of MiB for a crafted MiB, and a
+ * 9 MB file ran the panel out of heap (issue 23), so longer text is refused before any parser.
+ */
+export const EGG_FILE_MAX_CHARS = 256 * 1024;
+/** Alias expansions a YAML egg may make; real eggs use none (the billion-laughs bomb needs many). */
+const MAX_YAML_ALIASES = 100;
+
+function sizeInWords(chars: number): string {
+  const kib = Math.ceil(chars / 1024);
+  return kib < 1024 ? `${kib} KiB` : `${(chars / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * Whether YAML text opens flow lists or maps (`[`, `{`) deeper than `max`: the parser recurses per
+ * level and a file of brackets exhausts its stack or the heap. Counted on the YAML lexer's tokens,
+ * which is linear and does not recurse, so brackets in strings, comments and scripts do not count.
+ */
+function yamlTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  for (const token of new Lexer().lex(text)) {
+    const type = CST.tokenType(token);
+    if (type === 'flow-seq-start' || type === 'flow-map-start') {
+      if (++depth > max) return true;
+    } else if (type === 'flow-seq-end' || type === 'flow-map-end') depth--;
+  }
+  return false;
+}
+
+/** The limits of egg file text, checked before it is parsed: one error in words, or null. */
+function beyondLimits(text: string, looksLikeJson: boolean): EggError | null {
+  if (text.length > EGG_FILE_MAX_CHARS) {
+    const most = sizeInWords(EGG_FILE_MAX_CHARS);
+    return {
+      path: '',
+      message: `the file is ${sizeInWords(text.length)}; an egg file may be at most ${most}`,
+    };
+  }
+  if (looksLikeJson ? jsonTooDeep(text) : yamlTooDeep(text))
+    return { path: '', message: `the file nests lists or maps more than ${MAX_JSON_DEPTH} levels deep` };
+  return null;
+}
+
+/**
  * Text to a value: JSON when it looks like JSON (a JSON file's errors are reported as JSON errors,
  * and `\/` is valid JSON but not YAML), YAML otherwise (Pelican exports YAML).
  */
 function decode(text: string): { value: unknown } | { error: EggError } {
   const body = text.replace(/^\uFEFF/u, '');
-  if (/^\s*[{[]/u.test(body)) {
+  const looksLikeJson = /^\s*[{[]/u.test(body);
+  const refused = beyondLimits(body, looksLikeJson);
+  if (refused) return { error: refused };
+  if (looksLikeJson) {
     try {
       return { value: JSON.parse(body) };
     } catch {
@@ -169,9 +217,13 @@ function decode(text: string): { value: unknown } | { error: EggError } {
     }
   }
   try {
-    return { value: parseYaml(body, { maxAliasCount: 100 }) as unknown };
+    return { value: parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES }) as unknown };
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : '';
+    if (reason?.startsWith('Excessive alias count')) {
+      const message = `the file expands YAML aliases too often (more than ${MAX_YAML_ALIASES} times): an egg file needs none`;
+      return { error: { path: '', message } };
+    }
     return { error: { path: '', message: `the file is neither JSON nor valid YAML (${reason})` } };
   }
 }

@@ -14,6 +14,9 @@ import { EggImportError } from './eggs.service.ts';
 import { NestsService } from './nests.service.ts';
 
 type NestRoute = { Params: { nest: string } };
+
+/** The most bytes an egg import request may carry: the largest egg text (256 KiB) escaped as JSON. */
+export const EGG_IMPORT_BODY_LIMIT = 1024 * 1024;
 type EggRoute = { Params: { nest: string; egg: string } };
 
 // The reference's nest list has no filters or sorts; `search` (name, description) is our extension.
@@ -96,7 +99,12 @@ export function applicationNestRoutes(app: FastifyInstance, ctx: AppContext) {
    * the path in the file).
    */
   // rawStrings: a file sent as a JSON object keeps its install script byte for byte (app.ts).
-  const importOptions = { config: { ...acl('r_eggs').config, rawStrings: true } };
+  // bodyLimit: a body over 1 MiB is refused (413) before it is read; file text over the egg cap
+  // (EGG_FILE_MAX_CHARS) gets a 422 in words from the parser's limits (issue 23).
+  const importOptions = {
+    config: { ...acl('r_eggs').config, rawStrings: true },
+    bodyLimit: EGG_IMPORT_BODY_LIMIT,
+  };
   app.post<NestRoute>('/api/application/nests/:nest/eggs/import', importOptions, async (req) => {
     const nest = await nestOf(req.params.nest);
     let outcome;
