@@ -16,6 +16,7 @@ const benches = [
   ['console-browser', ['node_modules/.bin/tsx', 'bench/console-browser.ts']],
   ['backup', ['node_modules/.bin/tsx', 'bench/backup.ts']],
   ['schedules', ['node_modules/.bin/tsx', 'bench/schedules.ts']],
+  ['config-files', ['node_modules/.bin/tsx', 'bench/config-files.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 
 let failed = 0;
