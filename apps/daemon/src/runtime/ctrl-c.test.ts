@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDaemonProcess, type DaemonProcess } from '../test-support/daemon-process.ts';
@@ -17,6 +17,17 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => { note(
 process.stdin.on('data', (d) => { if (String(d).trim() === 'stop') { note('stop'); process.exit(0); } });
 console.log('Done (0.1s)!');
 `;
+
+/** Processes on the host started with this server's environment. */
+async function processesOf(uuid: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/u.test(name)) continue;
+    const env = await readFile(`/proc/${name}/environ`, 'utf8').catch(() => '');
+    if (env.split('\0').includes(`P_SERVER_UUID=${uuid}`)) found.push(Number(name));
+  }
+  return found;
+}
 
 const INSTALL = `#!/bin/sh
 cat > /mnt/server/game.js <<'GAME'
@@ -47,6 +58,8 @@ describe('Ctrl+C in the terminal that runs the daemon', () => {
     expect(await daemon.exited).toEqual({ code: 0, signal: null });
     const received = await readFile(path.join(daemon.root, 'volumes', uuid, 'received.txt'), 'utf8');
     expect(received).toBe('stop\n');
+    // Its own session did not let it outlive the daemon.
+    expect(await processesOf(uuid)).toEqual([]);
     expect(daemon.logs().find((l) => l.msg === 'stopping servers before exit')).toMatchObject({
       signal: 'SIGINT',
       servers: 1,
