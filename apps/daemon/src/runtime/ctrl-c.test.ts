@@ -40,7 +40,7 @@ describe('Ctrl+C in the terminal that runs the daemon', () => {
   afterEach(async () => {
     await daemon?.dispose();
     daemon = undefined;
-  });
+  }, 120_000);
 
   it("reaches only the daemon, which stops the game with the egg's stop command", async () => {
     daemon = await startDaemonProcess({ system: { shutdown_timeout: 30 } }, { ownProcessGroup: true });
@@ -64,5 +64,5 @@ describe('Ctrl+C in the terminal that runs the daemon', () => {
       signal: 'SIGINT',
       servers: 1,
     });
-  });
+  }, 120_000);
 });

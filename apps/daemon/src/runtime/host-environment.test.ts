@@ -118,17 +118,17 @@ describe.each([
       await rm(serverDir, { recursive: true, force: true });
       for (const f of await loadsIn(markers)) await rm(path.join(markers, f));
     }
-  });
+  }, 120_000);
 });
 
 describe('server variables never reach a host process', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();
-  });
+  }, 120_000);
   afterAll(async () => {
     await stack?.dispose();
-  });
+  }, 120_000);
 
   it('LD_PRELOAD from a panel loads nowhere as root; the installer and the server still run', async () => {
     const uuid = await stack.createInstalled(undefined, {
@@ -160,7 +160,7 @@ describe('server variables never reach a host process', () => {
       10_000,
       ws.messages.length - 1,
     );
-  });
+  }, 120_000);
 
   it("a variable's value is only in the game's own processes, never in a root process's argv or environment", async () => {
     const secret = `talon-secret-${randomBytes(8).toString('hex')}`;
@@ -182,7 +182,7 @@ describe('server variables never reach a host process', () => {
       10_000,
       ws.messages.length - 1,
     );
-  });
+  }, 120_000);
 });
 
 // runtime.allow_unconfined without bubblewrap: setpriv drops to the server user, then the same
@@ -191,10 +191,10 @@ describe('server variables when running unconfined', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack({ forceNoBwrap: true, config: { runtime: { allow_unconfined: true } } });
-  });
+  }, 120_000);
   afterAll(async () => {
     await stack?.dispose();
-  });
+  }, 120_000);
 
   it('reach the game only, after the privilege drop', async () => {
     const secret = `talon-secret-${randomBytes(8).toString('hex')}`;
@@ -218,5 +218,5 @@ describe('server variables when running unconfined', () => {
       10_000,
       ws.messages.length - 1,
     );
-  });
+  }, 120_000);
 });

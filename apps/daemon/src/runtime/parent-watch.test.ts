@@ -19,7 +19,7 @@ describe('the local daemon of a panel', () => {
   afterEach(async () => {
     await daemon?.dispose();
     daemon = undefined;
-  });
+  }, 120_000);
 
   it("stops its servers with their stop command and exits when its panel's pipe closes", async () => {
     daemon = await startDaemonProcess({ system: { shutdown_timeout: 30 } }, { exitWithStdin: true });
@@ -42,7 +42,7 @@ describe('the local daemon of a panel', () => {
       signal: 'panel gone',
       servers: 1,
     });
-  });
+  }, 120_000);
 
   it('exits with its own status, saying why, when its API port is taken, without resetting servers', async () => {
     const holder = createServer();
@@ -74,5 +74,5 @@ describe('the local daemon of a panel', () => {
       await remote.close();
       await rm(root, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });
