@@ -125,11 +125,24 @@ export class PostgresqlDriver implements EngineDriver {
     await c.query(`DROP ROLE IF EXISTS ${c.escapeIdentifier(db.username)}`);
   }
 
+  /**
+   * Makes the role and grants it to the host's own account: `CREATE DATABASE … OWNER` needs the
+   * creator to be a member of the owner, which a CREATEROLE account is not by itself (PostgreSQL
+   * 15 refuses with "must be member of role"; 16 makes it an admin of the role but not a member).
+   * Membership also lets it drop the database later. A superuser account needs none of this.
+   */
   private async createUserOn(c: pg.Client, db: DatabaseOnHost, password: string): Promise<void> {
     const limit = db.maxConnections > 0 ? Math.trunc(db.maxConnections) : -1;
+    const role = c.escapeIdentifier(db.username);
     await c.query(
-      `CREATE ROLE ${c.escapeIdentifier(db.username)} WITH LOGIN PASSWORD ${c.escapeLiteral(scramVerifier(password))} CONNECTION LIMIT ${limit}`,
+      `CREATE ROLE ${role} WITH LOGIN PASSWORD ${c.escapeLiteral(scramVerifier(password))} CONNECTION LIMIT ${limit}`,
     );
+    try {
+      await c.query(`GRANT ${role} TO CURRENT_USER`);
+    } catch (e) {
+      await c.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      throw e;
+    }
   }
 
   private async createDatabaseOn(c: pg.Client, db: DatabaseOnHost): Promise<void> {
