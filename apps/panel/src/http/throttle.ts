@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types.ts';
 
@@ -108,4 +109,25 @@ export class DbThrottle implements ThrottleStore {
   async clear(key: string): Promise<void> {
     await this.db.deleteFrom('rate_limits').where('key', '=', key).execute();
   }
+}
+
+/**
+ * The source a limiter counts for an address: an IPv4 address as it is, an IPv6 address by its /64
+ * (one host is usually given a whole /64, so counting single IPv6 addresses would let it rotate
+ * through them). IPv4-mapped IPv6 addresses count as their IPv4 address.
+ */
+export function limiterSource(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/iu.exec(ip);
+  if (mapped) return mapped[1]!;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { errors } from '../../http/errors.ts';
 import { ensureSession } from '../../http/session.ts';
+import { limiterSource } from '../../http/throttle.ts';
 import { verifyRecaptcha } from './recaptcha.ts';
 import { userBootstrap } from '../users/users.presenter.ts';
 import type { LoginResult } from './auth.service.ts';
@@ -11,9 +12,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
   const { services } = ctx;
   const meta = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
-  /** Per-IP request limit on the sign-in routes (the original shares one bucket panel-wide). */
+  /** Per-source request limit on the sign-in routes (the original shares one bucket panel-wide). */
   const limit = (name: string, perMinute: number) => async (req: FastifyRequest) => {
-    const hit = await ctx.authThrottle.hit(`${name}:${req.ip}`, 60_000);
+    const hit = await ctx.authThrottle.hit(`${name}:${limiterSource(req.ip)}`, 60_000);
     if (hit.hits > perMinute) throw errors.tooManyRequests(hit.retryAfter, perMinute);
   };
 
@@ -38,7 +39,11 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/auth/login', { preHandler: [guest, limit('auth.login', 10)] }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    await verifyRecaptcha((await services.settings.effective()).recaptcha, body['g-recaptcha-response'], req.ip);
+    await verifyRecaptcha(
+      (await services.settings.effective()).recaptcha,
+      body['g-recaptcha-response'],
+      req.ip,
+    );
     const session = ensureSession(req, services.sessions);
     return finishLogin(req, await services.auth.login(body, session, meta(req)));
   });
@@ -55,7 +60,11 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post('/auth/password', { preHandler: [guest, limit('auth.password', 2)] }, async (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    await verifyRecaptcha((await services.settings.effective()).recaptcha, body['g-recaptcha-response'], req.ip);
+    await verifyRecaptcha(
+      (await services.settings.effective()).recaptcha,
+      body['g-recaptcha-response'],
+      req.ip,
+    );
     await services.auth.requestReset(body);
     return { status: 'We have e-mailed your password reset link!' };
   });

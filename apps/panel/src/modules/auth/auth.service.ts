@@ -1,7 +1,7 @@
 import type { User } from '../../db/types.ts';
 import { errors, ValidationFailed } from '../../http/errors.ts';
 import { check } from '../../http/input.ts';
-import type { ThrottleStore } from '../../http/throttle.ts';
+import { limiterSource, type ThrottleStore } from '../../http/throttle.ts';
 import { randomAlnum, safeEqual, sha256Hex } from '../../lib/crypto.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/passwords.ts';
 import { nowIso } from '../../lib/time.ts';
@@ -13,7 +13,7 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 import type { PasswordResetsRepository } from './password-resets.repository.ts';
 
-/** Failed sign-ins (password or second factor) allowed per window, per IP and per account. */
+/** Failed sign-ins (password or second factor) allowed per window, per account and source together. */
 const LOCKOUT_ATTEMPTS = 5;
 const LOCKOUT_WINDOW_MS = 60_000;
 const PENDING_LOGIN_MS = 5 * 60_000;
@@ -46,14 +46,17 @@ export class AuthService {
   ) {}
 
   /**
-   * Lockout counters: one per address, one per account. An existing account is counted by its id,
-   * so failures by username and by email (and at the checkpoint) add up; an unknown login by name.
+   * The lockout counter: one per account and source together (CVE-2026-61609), never one for the
+   * account alone, which would let anyone lock its owner out from everywhere, nor one for the
+   * source alone, which would let one account's attacker lock out everyone behind that address. An
+   * existing account is counted by its id, so failures by username, by email and at the checkpoint
+   * add up; an unknown login by name. A source trying many accounts meets the per-source request
+   * limit of the sign-in routes instead (auth.routes.ts).
    */
   private lockKeys(ip: string, user: User | undefined, login?: string): string[] {
-    const keys = [`lockout:ip:${ip}`];
-    if (user) keys.push(`lockout:user:${user.id}`);
-    else if (login) keys.push(`lockout:login:${login.toLowerCase()}`);
-    return keys;
+    const source = limiterSource(ip);
+    if (user) return [`lockout:user:${user.id}@${source}`];
+    return login ? [`lockout:login:${login.toLowerCase()}@${source}`] : [];
   }
 
   private lockedOut(retryAfter: number): ValidationFailed {
@@ -142,7 +145,12 @@ export class AuthService {
     const pending = session.data.pendingLogin;
     const user =
       pending && pending.expiresAt > Date.now() ? await this.users.findById(pending.userId) : undefined;
-    const keys = this.lockKeys(meta.ip, user);
+    // Also counted per pending sign-in, so one stolen password cannot have its second factor
+    // guessed from many sources at once (5 failures per source each would add up).
+    const keys = [
+      ...this.lockKeys(meta.ip, user),
+      ...(pending ? [`lockout:pending:${pending.tokenHash}`] : []),
+    ];
     await this.assertNotLocked(keys);
     if (!pending || !user) {
       throw errors.display(
