@@ -138,9 +138,8 @@ export function registerSignedUrlRoutes(
   app.get('/download/backup', { config: { signedUrl: true } }, async (req, reply) => {
     const ok = await authorise(req, reply, 'backup-download');
     if (!ok) return reply;
-    // A backup is the whole server: a folder-scoped user's URL would reach past their folders
-    // (the daemon does not cut archives per folder), and a URL must name its backup.
-    if (ok.claims.file_scope !== undefined || ok.claims.backup_uuid === undefined) {
+    // A URL must name its backup (a folder-scoped user's gets only their folders: sendBackup).
+    if (ok.claims.backup_uuid === undefined) {
       return reply.code(403).send({ error: SIGNED.invalidToken });
     }
     return sendBackup(reply, config, ok.claims);
