@@ -110,38 +110,47 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply.code(204).send();
   });
 
+  // A daemon's batch (reference §5.10) is checked whole and stored whole: a malformed entry refuses
+  // the batch (422; the daemon drops it), and a failure stores nothing (5xx; the daemon sends it
+  // again), so no entry is ever stored twice or half a batch lost.
   app.post('/api/remote/activity', async (req, reply) => {
     const body = check<{
       data: {
         user?: string | null;
         server: string;
         event: string;
-        metadata?: unknown;
+        metadata: unknown;
         ip?: string | null;
-        timestamp?: unknown;
+        timestamp: string;
       }[];
     }>(req.body, {
       data: 'required|array',
-      'data.*.server': 'required|string',
+      'data.*.server': 'required|uuid',
       'data.*.event': 'required|string',
+      'data.*.metadata': 'present',
+      'data.*.user': 'nullable|uuid',
+      'data.*.ip': 'nullable|ip',
+      'data.*.timestamp': 'required|string',
     });
     const node = requireNode(req);
+    const entries: Parameters<typeof ctx.services.activity.logAll>[0][number][] = [];
     for (const entry of body.data) {
       if (!entry.event.startsWith('server:')) continue;
       const server = await repo.findByUuidOnNode(entry.server, node.id);
       if (!server) continue;
       const user = entry.user ? await ctx.repositories.users.findByUuid(entry.user) : undefined;
-      await ctx.services.activity.log(
-        entry.event,
-        { userId: user?.id ?? null, apiKeyId: null, ip: entry.ip ?? '127.0.0.1' },
-        [{ type: 'server', id: server.id }, ...(user ? [{ type: 'user', id: user.id }] : [])],
-        (entry.metadata && typeof entry.metadata === 'object' ? entry.metadata : {}) as Record<
+      entries.push({
+        event: entry.event,
+        actor: { userId: user?.id ?? null, apiKeyId: null, ip: entry.ip ?? '127.0.0.1' },
+        subjects: [{ type: 'server', id: server.id }, ...(user ? [{ type: 'user', id: user.id }] : [])],
+        properties: (entry.metadata && typeof entry.metadata === 'object' ? entry.metadata : {}) as Record<
           string,
           unknown
         >,
-        reportedTime(entry.timestamp),
-      );
+        at: reportedTime(entry.timestamp),
+      });
     }
+    await ctx.services.activity.logAll(entries);
     return reply.code(204).send();
   });
 }

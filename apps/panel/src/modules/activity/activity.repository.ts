@@ -31,29 +31,37 @@ export class ActivityRepository {
   }
 
   async insert(a: NewActivity, timestamp: string): Promise<void> {
+    await this.insertAll([{ activity: a, timestamp }]);
+  }
+
+  /** Several entries in one transaction: all of them are stored, or none. */
+  async insertAll(entries: readonly { activity: NewActivity; timestamp: string }[]): Promise<void> {
+    if (entries.length === 0) return;
     await this.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .insertInto('activity_logs')
-        .values({
-          batch: a.batch ?? null,
-          event: a.event,
-          ip: a.ip,
-          description: a.description ?? null,
-          actor_type: a.actorId === null ? null : 'user',
-          actor_id: a.actorId,
-          api_key_id: a.apiKeyId,
-          properties: JSON.stringify(a.properties),
-          timestamp,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      if (a.subjects.length > 0) {
-        await trx
-          .insertInto('activity_log_subjects')
-          .values(
-            a.subjects.map((s) => ({ activity_log_id: row.id, subject_type: s.type, subject_id: s.id })),
-          )
-          .execute();
+      for (const { activity: a, timestamp } of entries) {
+        const row = await trx
+          .insertInto('activity_logs')
+          .values({
+            batch: a.batch ?? null,
+            event: a.event,
+            ip: a.ip,
+            description: a.description ?? null,
+            actor_type: a.actorId === null ? null : 'user',
+            actor_id: a.actorId,
+            api_key_id: a.apiKeyId,
+            properties: JSON.stringify(a.properties),
+            timestamp,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        if (a.subjects.length > 0) {
+          await trx
+            .insertInto('activity_log_subjects')
+            .values(
+              a.subjects.map((s) => ({ activity_log_id: row.id, subject_type: s.type, subject_id: s.id })),
+            )
+            .execute();
+        }
       }
     });
   }

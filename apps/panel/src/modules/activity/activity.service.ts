@@ -22,9 +22,31 @@ export class ActivityService {
     properties: Record<string, unknown> = {},
     at: string = nowIso(),
   ): Promise<void> {
-    return this.repo.insert(
-      { event, ip: actor.ip, actorId: actor.userId, apiKeyId: actor.apiKeyId, properties, subjects },
-      at,
+    return this.logAll([{ event, actor, subjects, properties, at }]);
+  }
+
+  /** Several events stored together: all of them, or none (a daemon's batch, reference §5.10). */
+  logAll(
+    entries: readonly {
+      event: string;
+      actor: ActivityActor;
+      subjects: NewActivity['subjects'];
+      properties: Record<string, unknown>;
+      at: string;
+    }[],
+  ): Promise<void> {
+    return this.repo.insertAll(
+      entries.map(({ event, actor, subjects, properties, at }) => ({
+        activity: {
+          event,
+          ip: actor.ip,
+          actorId: actor.userId,
+          apiKeyId: actor.apiKeyId,
+          properties,
+          subjects,
+        },
+        timestamp: at,
+      })),
     );
   }
 }
