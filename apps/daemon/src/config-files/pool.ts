@@ -75,7 +75,7 @@ function nextMessage(worker: Worker, ms: number): Promise<{ message: unknown } |
 
 /** A few parser workers, reused between starts, each job within the limits. */
 export class ParserPool {
-  private readonly idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
+  private readonly idle: { worker: Worker; timer: NodeJS.Timeout; onExit: () => void }[] = [];
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -99,8 +99,9 @@ export class ParserPool {
   async close(): Promise<void> {
     const idle = this.idle.splice(0);
     await Promise.all(
-      idle.map(({ worker, timer }) => {
+      idle.map(({ worker, timer, onExit }) => {
         clearTimeout(timer);
+        worker.off('exit', onExit);
         return worker.terminate();
       }),
     );
@@ -110,6 +111,7 @@ export class ParserPool {
     const kept = this.idle.pop();
     if (kept) {
       clearTimeout(kept.timer);
+      kept.worker.off('exit', kept.onExit);
       kept.worker.ref();
       return kept.worker;
     }
@@ -124,13 +126,19 @@ export class ParserPool {
 
   private keep(worker: Worker): void {
     worker.unref(); // an idle worker never keeps the daemon's process alive
+    const drop = (): void => {
+      const at = this.idle.indexOf(entry);
+      if (at >= 0) this.idle.splice(at, 1);
+    };
     const entry = {
       worker,
       timer: setTimeout(() => {
-        this.idle.splice(this.idle.indexOf(entry), 1);
+        drop();
         void worker.terminate();
       }, IDLE_MS).unref(),
+      onExit: drop, // a worker gone while idle is not handed a job
     };
+    worker.once('exit', entry.onExit);
     this.idle.push(entry);
   }
 
