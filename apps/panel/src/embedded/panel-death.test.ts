@@ -48,6 +48,7 @@ describe('a panel killed with SIGKILL', () => {
   it('takes its local daemon with it: the daemon sees its pipe close and exits', async () => {
     // Below the ephemeral range and apart from the test daemons' (10000–17999) and browser tests' blocks.
     const allocation = 18_000 + Math.floor(Math.random() * 100) * 10;
+    const daemonPort = await freePort();
     // The panel's entry point run by Node with tsx loaded, as `npm start` runs its bundle.
     const panel = spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], {
       cwd: root,
@@ -58,7 +59,7 @@ describe('a panel killed with SIGKILL', () => {
         PORT: String(await freePort()),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
-        LOCAL_DAEMON_PORT: String(await freePort()),
+        LOCAL_DAEMON_PORT: String(daemonPort),
         LOCAL_SFTP_PORT: String(await freePort()),
         LOCAL_ALLOCATIONS: `${allocation}-${allocation + 4}`,
       },
@@ -82,6 +83,20 @@ describe('a panel killed with SIGKILL', () => {
       () => output,
     );
 
+    // Up and serving, so it takes the full way out (stop the servers, then exit), not the boot-time one.
+    let answered = false;
+    await until(
+      'the daemon to answer',
+      () => {
+        void fetch(`http://127.0.0.1:${daemonPort}/api/system`).then(
+          () => (answered = true),
+          () => undefined,
+        );
+        return answered ? true : undefined;
+      },
+      () => output,
+    );
+
     const panelExit = new Promise((r) => panel.once('exit', r));
     panel.kill('SIGKILL');
     await panelExit;
@@ -90,6 +105,6 @@ describe('a panel killed with SIGKILL', () => {
       () => (alive(daemon.pid) ? undefined : true),
       () => output,
     );
-    expect(output).toContain('the panel that started this daemon is gone');
+    expect(output).toContain('the panel that started this daemon is gone; stopping servers and exiting');
   }, 180_000);
 });
