@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { can } from '../../lib/shared.ts';
 import { MessageBox } from '../../components/MessageBox.tsx';
 import { useTitle } from '../../lib/useTitle.ts';
+import { FlashMessageRender } from '../../app/FlashMessageRender.tsx';
 import { CommandInput } from './CommandInput.tsx';
 import { FeaturePanels } from './FeaturePanels.tsx';
 import { Graphs } from './Graphs.tsx';
@@ -9,6 +10,7 @@ import { HeaderCard } from './HeaderCard.tsx';
 import { PowerButtons } from './PowerButtons.tsx';
 import { Terminal } from './Terminal.tsx';
 import { useServerStore } from './store.ts';
+import { THROTTLED_FLASH_KEY } from './throttledNotice.ts';
 
 /** The console tab (spec 001 §2 "Console"). */
 export function ConsolePage() {
@@ -37,6 +39,7 @@ export function ConsolePage() {
         <div className="order-2 min-w-0 lg:order-1 lg:col-span-2">
           <Terminal socket={socket} />
           <CommandInput socket={socket} disabled={!connected} allowed={can(permissions, 'control.console')} />
+          <FlashMessageRender byKey={THROTTLED_FLASH_KEY} className="mt-2" />
         </div>
         <div className="order-1 space-y-4 lg:order-2">
           <HeaderCard />

@@ -5,6 +5,7 @@ import { HttpError, httpErrorToHuman } from '../../api/errors.ts';
 import { getWebsocketCredentials } from '../../api/servers.ts';
 import { ServerSocket, SOCKET_CLOSE, SOCKET_ERROR, SOCKET_OPEN } from './socket.ts';
 import { useServerStore } from './store.ts';
+import { throttledNotice } from './throttledNotice.ts';
 
 /** Shown for a jwt error that a new token cannot fix (spec 001 §4). */
 export const JWT_FATAL_TEXT =
@@ -27,10 +28,12 @@ export interface ConnectionActions {
 
 /**
  * Wires a ServerSocket to the server store: keeps its token fresh and turns daemon events into
- * store changes. The socket closes when the server is left.
+ * store changes. The socket closes when the server is left; the returned function then takes away
+ * what these handlers show outside the store (the `throttled` notice).
  */
-export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionActions): void {
+export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionActions): () => void {
   const store = useServerStore.getState;
+  const notice = throttledNotice();
   const refresh = () => {
     actions.refreshToken().then(
       (token) => {
@@ -89,6 +92,8 @@ export function attachSocketHandlers(socket: ServerSocket, actions: ConnectionAc
   socket.on(WS_OUTBOUND.installStarted, () => store().patchServer({ status: 'installing' }));
   socket.on(WS_OUTBOUND.installCompleted, actions.reloadServer);
   socket.on(WS_OUTBOUND.backupRestoreCompleted, () => store().patchServer({ status: null }));
+  socket.on(WS_OUTBOUND.throttled, notice.show);
+  return notice.hide;
 }
 
 /** Shown instead of a console that can never connect: the user lacks websocket.connect. */
@@ -119,9 +124,11 @@ export function useServerConnection(
     }
     let cancelled = false;
     let socket: ServerSocket | null = null;
+    let detach: () => void = () => undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const restart = () => {
       socket?.close();
+      detach();
       socket = null;
       store.setSocket(null);
       store.setConnection({ connected: false });
@@ -133,7 +140,7 @@ export function useServerConnection(
           if (cancelled) return;
           socket = new ServerSocket(credentials.socket);
           socket.setToken(credentials.token);
-          attachSocketHandlers(socket, {
+          detach = attachSocketHandlers(socket, {
             refreshToken: () => getWebsocketCredentials(serverId).then((c) => c.token),
             reloadServer,
             restart,
@@ -158,6 +165,7 @@ export function useServerConnection(
       cancelled = true;
       clearTimeout(retry);
       socket?.close();
+      detach();
       useServerStore.getState().setSocket(null);
       useServerStore.getState().setConnection({ connected: false, socketError: false, socketFatal: null });
     };

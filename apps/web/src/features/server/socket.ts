@@ -3,7 +3,8 @@
  * Framework-free so the reconnection rules can be tested with fake timers.
  */
 
-import { WS_INBOUND } from '@talon/shared/wings/events';
+import { WS_INBOUND, WS_OUTBOUND } from '@talon/shared/wings/events';
+import { OutboundPacer } from './outboundPacer.ts';
 
 /** Close codes after which the connection is left closed: normal, going away, no status. */
 export const FINAL_CLOSE_CODES: readonly number[] = [1000, 1001, 1005];
@@ -33,6 +34,8 @@ export const SOCKET_CLOSE = 'SOCKET_CLOSE';
 export const SOCKET_ERROR = 'SOCKET_ERROR';
 
 const OPEN = 1;
+/** The `throttled` argument when the page itself dropped a message (too many waiting to be sent). */
+export const LOCAL_THROTTLE = 'local';
 
 export class ServerSocket {
   private socket: SocketLike | null = null;
@@ -42,6 +45,13 @@ export class ServerSocket {
   private watchdogTimer: ReturnType<typeof setTimeout> | null = null;
   private backoff = WATCHDOG_START_MS;
   private readonly listeners = new Map<string, Set<Listener>>();
+  /** Keeps what we send under the daemon's message limits; too much at once shows as `throttled`. */
+  private readonly pacer = new OutboundPacer(
+    (event, args) => {
+      if (this.isOpen) this.socket!.send(JSON.stringify({ event, args }));
+    },
+    () => this.emit(WS_OUTBOUND.throttled, LOCAL_THROTTLE),
+  );
 
   constructor(
     private readonly url: string,
@@ -87,16 +97,18 @@ export class ServerSocket {
     return this;
   }
 
+  /** Sent now, or soon in order when the daemon's limits say wait; dropped while not open. */
   send(event: string, payload?: string | string[]): void {
     if (!this.isOpen) return;
     const args = payload === undefined ? [] : Array.isArray(payload) ? payload : [payload];
-    this.socket!.send(JSON.stringify({ event, args }));
+    this.pacer.push(event, args);
   }
 
   /** Closes for good: no retry, no watchdog, listeners dropped. */
   close(): void {
     this.closedByUs = true;
     this.clearTimers();
+    this.pacer.reset();
     const socket = this.socket;
     this.socket = null;
     if (socket) this.detach(socket).close(1000);
@@ -121,6 +133,8 @@ export class ServerSocket {
   private open(): void {
     const socket = this.factory(this.url);
     this.socket = socket;
+    // Each connection has its own limits on the daemon; what waited for the last one is dropped.
+    this.pacer.reset();
     // One watchdog at a time: the 1 s retries must not keep pushing it back, or it would never grow.
     if (!this.watchdogTimer) this.armWatchdog();
     socket.onopen = () => {
@@ -134,7 +148,10 @@ export class ServerSocket {
     socket.onerror = () => this.emit(SOCKET_ERROR);
     socket.onclose = (ev) => {
       this.detach(socket);
-      if (this.socket === socket) this.socket = null;
+      if (this.socket === socket) {
+        this.socket = null;
+        this.pacer.reset();
+      }
       this.emit(SOCKET_CLOSE, String(ev.code));
       if (this.closedByUs || FINAL_CLOSE_CODES.includes(ev.code)) {
         if (this.watchdogTimer) clearTimeout(this.watchdogTimer);
