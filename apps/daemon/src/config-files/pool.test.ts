@@ -11,7 +11,7 @@ const job = (parser: string, text: string, replace: TransformJob['replace'] = []
 });
 
 describe('parser pool', () => {
-  const small = new ParserPool({ ...DEFAULT_PARSER_LIMITS, heapMb: 16 });
+  const small = new ParserPool({ ...DEFAULT_PARSER_LIMITS, heapMb: 32 });
   afterAll(async () => {
     await small.close();
   });
@@ -22,7 +22,7 @@ describe('parser pool', () => {
     expect(await small.run(job('yaml', flow))).toEqual({
       ok: false,
       limit: 'memory',
-      message: 'needed more than 16 MiB',
+      message: 'needed more than 32 MiB',
     });
     expect(await small.run(job('properties', 'a=1\n', [{ match: 'a', replaceWith: '2', ifValue: '' }]))).toEqual({
       ok: true,
