@@ -397,6 +397,8 @@ export interface TasksTable {
   /** seconds to wait after the previous task */
   time_offset: number;
   continue_on_failure: Bool;
+  /** the user who last saved the task: whose permissions it runs with; null before 2026-12 */
+  saved_by: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

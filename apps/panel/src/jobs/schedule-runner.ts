@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.ts';
-import type { Schedule } from '../db/types.ts';
+import type { Schedule, Task } from '../db/types.ts';
 import { cronOf } from '../modules/schedules/schedule-cron.ts';
 import { ScheduleClaims } from './schedule-claims.ts';
-import { isRunning, runTask } from './schedule-task.ts';
+import { isRunning, runTask, TaskRefused } from './schedule-task.ts';
 
 type RunnerContext = Pick<AppContext, 'db' | 'repositories' | 'services' | 'config' | 'log'>;
 
@@ -103,6 +103,18 @@ export class ScheduleRunner {
     return claimed.length;
   }
 
+  private logRefusal(schedule: Schedule, task: Task, reason: string): Promise<void> {
+    return this.ctx.services.activity.log(
+      'server:task.skipped',
+      { userId: null, apiKeyId: null, ip: null },
+      [
+        { type: 'server', id: schedule.server_id },
+        { type: 'schedule', id: schedule.id },
+      ],
+      { name: schedule.name, action: task.action, payload: task.payload, reason },
+    );
+  }
+
   private async run(schedule: Schedule): Promise<void> {
     const { id } = schedule;
     const log = this.ctx.log.child({ schedule: id });
@@ -145,6 +157,9 @@ export class ScheduleRunner {
         await runTask(this.ctx, task, schedule.server_id);
       } catch (err) {
         log.info({ err, task: task.id, action: task.action }, 'scheduled task failed');
+        // A refused task is not run; it counts as failed (continue_on_failure decides), and the
+        // server's activity log says why.
+        if (err instanceof TaskRefused) await this.logRefusal(schedule, task, err.message);
         if (task.continue_on_failure !== 1) break;
       }
     }

@@ -7,6 +7,7 @@ import { databases } from './20261125_0006_databases.ts';
 import { eggStartupCommands } from './20261125_0009_egg_startup_commands.ts';
 import { schedules } from './20261125_0010_schedules.ts';
 import { nodeSetupTokens } from './20261127_0013_node_setup_tokens.ts';
+import { taskSavedBy } from './20261201_0014_task_saved_by.ts';
 import type { PanelMigration } from './schema-helpers.ts';
 
 /** Every migration, by name. Names sort in the order they run; a landed migration is never edited. */
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, PanelMigration> = {
   '20261125_0009_egg_startup_commands': eggStartupCommands,
   '20261125_0010_schedules': schedules,
   '20261127_0013_node_setup_tokens': nodeSetupTokens,
+  '20261201_0014_task_saved_by': taskSavedBy,
 };

@@ -409,7 +409,8 @@ describe('access', () => {
     expectError(await reader.post(url, BODY), 403, ...FORBIDDEN);
     const { client: creator } = await subuserClient(panel, s, ['schedule.create']);
     expect((await creator.post(base(s), BODY)).status).toBe(200);
-    const { client: updater } = await subuserClient(panel, s, ['schedule.update']);
+    // A command task also needs control.console (CVE-2026-86177; schedules.task-permissions.test.ts).
+    const { client: updater } = await subuserClient(panel, s, ['schedule.update', 'control.console']);
     expect((await updater.post(`${url}/tasks`, taskBody)).status).toBe(200);
     expectError(await updater.delete(url), 403, ...FORBIDDEN);
     const { client: deleter } = await subuserClient(panel, s, ['schedule.delete']);

@@ -14,7 +14,10 @@ export type ScheduleFields = Pick<
   | 'next_run_at'
 >;
 
-export type TaskFields = Pick<Task, 'action' | 'payload' | 'time_offset' | 'continue_on_failure'>;
+export type TaskFields = Pick<
+  Task,
+  'action' | 'payload' | 'time_offset' | 'continue_on_failure' | 'saved_by'
+>;
 
 /**
  * The `schedules` and `tasks` tables for the client API: reads, writes, and the sequence-id shifts,

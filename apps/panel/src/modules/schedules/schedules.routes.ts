@@ -116,7 +116,7 @@ export function scheduleRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post(`${prefix}/:schedule/tasks`, serverRoute('schedule.update', { nested: schedule }), async (req) => {
     const created = await services.schedules.createTask(
-      permittedAccess(req).server,
+      permittedAccess(req),
       schedule.of(req),
       taskInput(req),
       activityActor(req),
@@ -130,7 +130,7 @@ export function scheduleRoutes(app: FastifyInstance, ctx: AppContext) {
     async (req) => {
       const found = task.of(req);
       const updated = await services.schedules.updateTask(
-        permittedAccess(req).server,
+        permittedAccess(req),
         found.schedule,
         found.task,
         taskInput(req),

@@ -1,10 +1,12 @@
-import type { ScheduleCron } from '@talon/shared';
+import { can, type ScheduleCron } from '@talon/shared';
 import type { Schedule, Server, Task } from '../../db/types.ts';
 import { errors, HttpError } from '../../http/errors.ts';
 import { nowIso } from '../../lib/time.ts';
 import type { ActivityActor, ActivityService } from '../activity/activity.service.ts';
+import type { PermittedServerAccess } from '../servers/server-access.ts';
 import { cronOf, nextRunAt } from './schedule-cron.ts';
 import type { SchedulesRepository, TaskFields } from './schedules.repository.ts';
+import { taskPermission } from './task-permissions.ts';
 
 export interface ScheduleInput {
   name: string;
@@ -13,7 +15,7 @@ export interface ScheduleInput {
   cron: ScheduleCron;
 }
 
-export interface TaskInput extends TaskFields {
+export interface TaskInput extends Omit<TaskFields, 'saved_by'> {
   /** the requested position, null when not given */
   sequence: number | null;
 }
@@ -82,12 +84,17 @@ export class SchedulesService {
     for (const listener of this.runRequested) listener();
   }
 
+  /**
+   * A task is saved only by a user who may do its action themselves (CVE-2026-86177: 403
+   * otherwise); they are recorded as its saver, whose permissions the runner checks again.
+   */
   async createTask(
-    server: Server,
+    access: PermittedServerAccess,
     schedule: Schedule,
     input: TaskInput,
     actor: ActivityActor,
   ): Promise<Task> {
+    const { server } = access;
     const limit = this.config.taskLimit;
     if ((await this.repo.countTasks(schedule.id)) >= limit) {
       throw errors.badRequest(
@@ -96,17 +103,31 @@ export class SchedulesService {
       );
     }
     checkBackupTask(server, input.action);
-    const task = await this.repo.insertTask(schedule.id, fieldsOfTask(input), input.sequence, nowIso());
+    checkTaskPermission(access, input);
+    const task = await this.repo.insertTask(
+      schedule.id,
+      fieldsOfTask(input, access),
+      input.sequence,
+      nowIso(),
+    );
     await this.logTask('server:task.create', actor, server, schedule, task);
     return task;
   }
 
-  async updateTask(server: Server, schedule: Schedule, task: Task, input: TaskInput, actor: ActivityActor) {
+  async updateTask(
+    access: PermittedServerAccess,
+    schedule: Schedule,
+    task: Task,
+    input: TaskInput,
+    actor: ActivityActor,
+  ) {
+    const { server } = access;
     checkBackupTask(server, input.action);
+    checkTaskPermission(access, input);
     const count = await this.repo.countTasks(schedule.id);
     // Positions stay within 1…n: a task moved past the end goes last.
     const sequence = Math.min(input.sequence ?? task.sequence_id, count);
-    const updated = await this.repo.updateTask(task, fieldsOfTask(input), sequence, nowIso());
+    const updated = await this.repo.updateTask(task, fieldsOfTask(input, access), sequence, nowIso());
     await this.logTask('server:task.update', actor, server, schedule, updated);
     return updated;
   }
@@ -159,13 +180,19 @@ function fieldsOf(input: ScheduleInput, next: string) {
   };
 }
 
-function fieldsOfTask(input: TaskInput): TaskFields {
+function fieldsOfTask(input: TaskInput, access: PermittedServerAccess): TaskFields {
   return {
     action: input.action,
     payload: input.payload,
     time_offset: input.time_offset,
     continue_on_failure: input.continue_on_failure,
+    saved_by: access.user.id,
   };
+}
+
+/** The saver must hold the permission of the task's action (CVE-2026-86177). */
+function checkTaskPermission(access: PermittedServerAccess, input: TaskInput): void {
+  if (!can(access.permissions, taskPermission(input.action, input.payload))) throw errors.forbidden();
 }
 
 /** A backup task on a server whose backup limit is exactly 0 is refused (reference). */
