@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../../db/types.ts';
@@ -16,6 +18,8 @@ let server: Server;
 let root: string;
 let ownerClient: TestClient;
 const ORIGINAL = 'the original server.js\n';
+/** The backup the first test makes (of /server.js and /plugins). */
+let backupUuid = '';
 
 const base = () => `/api/client/servers/${server.uuid_short}`;
 const claimsOf = (token: string) =>
@@ -65,7 +69,7 @@ describe('the scope of the tokens the panel hands out', () => {
 
     const made = await ownerClient.post(`${base()}/backups`, {});
     expect(made.status, made.text).toBe(200);
-    const uuid = made.body.attributes.uuid as string;
+    const uuid = (backupUuid = made.body.attributes.uuid as string);
     await waitUntil(
       'the backup',
       () => ownerClient.get(`${base()}/backups/${uuid}`),
@@ -119,5 +123,32 @@ describe('a token cannot be used for another purpose (the attack of GHSA-8r6w-3q
     const token = tokenOfUrl(up.body.attributes.url as string);
     expect((await upload(token, '/plugins', 'b.jar', 'new jar')).status).toBe(200);
     expect(readFileSync(path.join(root, 'plugins/b.jar'), 'utf8')).toBe('new jar');
+  });
+});
+
+describe('a backup download of a subuser limited to folders', () => {
+  it('serves only the entries inside their folders (the token carries them)', async () => {
+    expect(backupUuid).not.toBe('');
+    const { client } = await subuserClient(world.panel, server, ['backup.read', 'backup.download'], {
+      filePaths: ['/plugins'],
+    });
+    const res = await client.get(`${base()}/backups/${backupUuid}/download`);
+    expect(res.status, res.text).toBe(200);
+    const url = res.body.attributes.url as string;
+    expect(claimsOf(tokenOfUrl(url)).file_scope).toEqual(['/plugins']);
+    const archive = await fetch(url);
+    expect(archive.status).toBe(200);
+    const dir = mkdtempSync(path.join(tmpdir(), 'talon-scoped-backup-'));
+    try {
+      writeFileSync(path.join(dir, 'b.tar.gz'), Buffer.from(await archive.arrayBuffer()));
+      const entries = execFileSync('tar', ['-tzf', path.join(dir, 'b.tar.gz')], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+        .map((e) => e.replace(/^\.\//u, ''));
+      expect(entries).toContain('plugins/a.jar');
+      expect(entries.filter((e) => !e.startsWith('plugins'))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
