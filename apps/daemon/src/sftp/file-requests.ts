@@ -34,7 +34,9 @@ export function registerFileRequests(ctx: SessionContext, on: On): void {
       return;
     }
     if ((flags & OPEN_MODE.READ) !== 0) grant.need('file.read-content');
-    grant.needWrite((await jail.lstat(filename)) ? 'file.update' : 'file.create');
+    const existing = await jail.lstat(filename);
+    grant.needWrite(existing ? 'file.update' : 'file.create');
+    if (existing?.isFile()) ctx.extents.truncating(existing);
     const { handle, created } = await files.openWrite(filename);
     let writing;
     try {

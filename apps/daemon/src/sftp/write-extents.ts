@@ -17,6 +17,15 @@ export interface Extent {
 export class WriteExtents {
   private readonly files = new Map<string, { extent: Extent; opens: number }>();
 
+  /**
+   * `st`'s file is about to be truncated by an open: handles on it count from 0 from now on, so a
+   * write that arrives while the truncation is under way is counted too, not only those after.
+   */
+  truncating(st: Pick<Stats, 'dev' | 'ino'>): void {
+    const entry = this.files.get(stagedKey(st));
+    if (entry) entry.extent.bytes = 0;
+  }
+
   /** A handle opened (and truncated) `st`'s file: its extent is 0. Call `release` when it closes. */
   opened(st: Pick<Stats, 'dev' | 'ino'>): { extent: Extent; release: () => void } {
     const key = stagedKey(st);
