@@ -175,7 +175,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
     client.on('error', (err) => log.debug({ err, ip }, 'sftp connection error'));
     client.on('close', () => {
       connections.delete(client);
-      log.debug({ ip }, 'sftp connection closed');
+      log.debug({ ip, port: info.port }, 'sftp connection closed');
     });
   };
 

@@ -156,15 +156,13 @@ async function leaveDuringLogin(): Promise<void> {
   let open!: () => void;
   daemon.remote.sftpAuthGate = new Promise<void>((r) => (open = r));
   const attempts = daemon.remote.sftpAttempts.length;
+  // Our own socket, so its port tells the daemon's log line about this connection from others.
+  const sock = net.connect(port, '127.0.0.1');
+  await new Promise<void>((r) => sock.once('connect', () => r()));
+  const localPort = sock.localPort;
   const client = new ssh2.Client();
   client.on('error', () => undefined);
-  client.connect({
-    host: '127.0.0.1',
-    port,
-    username: login(),
-    password: account.password,
-    tryKeyboard: false,
-  });
+  client.connect({ sock, username: login(), password: account.password, tryKeyboard: false });
   const closed = new Promise<void>((r) => client.once('close', () => r()));
   try {
     await waitUntil(
@@ -174,9 +172,12 @@ async function leaveDuringLogin(): Promise<void> {
     );
     client.destroy();
     await closed;
-    // The daemon has seen the close once its own side of the connection is gone.
+    // The panel answers only once the daemon has seen this connection close.
     await waitUntil(
-      () => Promise.resolve(daemon.logs().some((l) => l.msg === 'sftp connection closed' && l.ip)),
+      () =>
+        Promise.resolve(
+          daemon.logs().some((l) => l.msg === 'sftp connection closed' && l.port === localPort),
+        ),
       10_000,
       'daemon saw the connection close',
     );
