@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ensureBuiltInEggs } from '../bootstrap.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
 import { ALL_APPLICATION_RIGHTS, applicationClient as keyClientOf } from '../modules/application/testing.ts';
@@ -28,8 +29,8 @@ export async function builtInEgg(ctx: AppContext, name: string): Promise<Egg> {
   return ctx.db.db.selectFrom('eggs').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
 }
 
-/** The text of the shared fixtures' Paper egg (PTDL_v2, four variables). */
-export const paperEggText = () => readFileSync('/work/shared/fixtures/eggs/egg-paper.json', 'utf8');
+/** The text of our own test egg shaped like the community's Java eggs (PTDL_v2, four variables). */
+export const paperEggText = () => readFileSync(path.join(import.meta.dirname, 'eggs', 'egg-paper.json'), 'utf8');
 
 /** The Paper egg imported into `nestId` as `name` (names are unique in a nest); its id. */
 export async function importPaperEgg(ctx: AppContext, nestId: number, name: string): Promise<number> {
