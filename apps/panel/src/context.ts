@@ -123,7 +123,15 @@ function createServices(
     backups,
     databaseServices({ config, db, log, activity }).databases,
   );
-  const serverUpdate = new ServerUpdateService(repos.servers, repos.users, repos.eggs, daemon, activity, log);
+  const serverUpdate = new ServerUpdateService(
+    repos.servers,
+    repos.users,
+    repos.eggs,
+    daemon,
+    activity,
+    log,
+    deauthorize,
+  );
   return {
     nodes,
     locations: new LocationsService(repos.locations, activity),

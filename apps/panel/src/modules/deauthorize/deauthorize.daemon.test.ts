@@ -57,7 +57,7 @@ async function stillConnected(m: Member): Promise<void> {
 }
 
 beforeAll(async () => {
-  world = await startServerWorld();
+  world = await startServerWorld({ owner: { password: PASSWORD } });
   ({ server, ownerClient } = world);
 }, 120_000);
 
@@ -135,5 +135,32 @@ describe('passwords and accounts', () => {
     expect(res.status, res.text).toBe(204);
     await m.socketClosed;
     await m.sftp.closed;
+  });
+});
+
+describe('owners', () => {
+  // Last: the server changes hands.
+  it("a server given to another owner: the previous owner's console closes and SFTP session ends", async () => {
+    const { token, socket: url } = (await ownerClient.get(`${base()}/websocket`)).body.data;
+    const socket = await TestSocket.open(url as string, world.panel.url);
+    opened.push({ end: () => socket.close() });
+    const socketClosed = new Promise<void>((resolve) => socket.ws.once('close', () => resolve()));
+    socket.send('auth', token as string);
+    await socket.waitFor((m) => m.event === 'auth success');
+    const sftp = await openSftp(
+      world.daemon.node.daemon_sftp,
+      `${world.owner.username}.${server.uuid_short}`,
+      PASSWORD,
+    );
+    opened.push(sftp);
+    const next = await world.panel.createUser();
+    const app = await applicationClient(world.panel);
+    const res = await app.request('PATCH', `/api/application/servers/${server.id}/details`, {
+      name: server.name,
+      user: next.id,
+    });
+    expect(res.status, res.text).toBe(200);
+    await socketClosed;
+    await sftp.closed;
   });
 });

@@ -11,7 +11,7 @@ import type { UsersRepository } from '../users/users.repository.ts';
 import { MAX_ID } from '../application/urls.ts';
 import { DOCKER_IMAGE_RULE, envString, findRow, validateVariables } from './server-creation.service.ts';
 import type { ServersRepository } from './servers.repository.ts';
-import { userServerTokenId } from './token-id.ts';
+import type { DeauthorizeService } from '../deauthorize/deauthorize.service.ts';
 
 const LIMIT_RULES = {
   memory: 'required|numeric|min:0|max:2147483647',
@@ -57,6 +57,7 @@ export class ServerUpdateService {
     private readonly daemon: DaemonClient,
     private readonly activity: ActivityService,
     private readonly log: Logger,
+    private readonly deauthorize: DeauthorizeService,
   ) {}
 
   /**
@@ -106,10 +107,10 @@ export class ServerUpdateService {
       updated_at: nowIso(),
     });
     if (owner.id !== server.owner_id) {
-      // The previous owner's console tokens stop working at once.
+      // The previous owner's consoles and SFTP sessions end at once, their tokens are refused.
       const node = await this.servers.findNode(server.node_id);
-      const jti = userServerTokenId(server.owner_id, server.uuid);
-      if (node) await this.daemon.denyTokens(node, server.uuid, [jti]).catch(() => undefined);
+      const previous = await this.users.findById(server.owner_id);
+      if (node && previous) await this.deauthorize.onServer(previous, server, node);
     }
     await this.activity.log('server:details.update', actor, [{ type: 'server', id: server.id }]);
   }
