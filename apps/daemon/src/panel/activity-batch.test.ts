@@ -120,6 +120,13 @@ describe('activity batches (§5.10)', () => {
     expect(batch.queued).toBe(500);
   });
 
+  it('an IPv6 address is sent without its zone, which the panel would refuse', async () => {
+    await start();
+    batch.record({ ...event(0), ip: 'fe80::1%eth0' });
+    await tick();
+    expect(remote.activityBatches[0]?.map((e) => (e as { ip?: string }).ip)).toEqual(['fe80::1']);
+  });
+
   it('files merged into one entry are bounded too', async () => {
     await start();
     const user = randomUUID();

@@ -62,7 +62,10 @@ export class ActivityBatch {
 
   private inFlight: ActivityEntry[] | null = null;
 
-  record(e: ActivityInput): void {
+  record(input: ActivityInput): void {
+    // The panel takes a plain IP (§5.10): a link-local address's zone (`fe80::1%eth0`) would have
+    // the whole batch refused.
+    const e = { ...input, ip: input.ip?.replace(/%.*$/, '') ?? null };
     if (!this.mergeFiles(e)) {
       const files = e.metadata.files;
       const metadata = Array.isArray(files)
