@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -28,6 +28,25 @@ const JSON_ESCAPES: Record<string, string> = {
  */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/[<>&\u2028\u2029]/gu, (c) => JSON_ESCAPES[c] ?? c);
+}
+
+/** Every `<language>/<namespace>.json` of the web app's translations, by language then namespace. */
+function localeCatalogue(root: string): Map<string, Map<string, Buffer>> {
+  const catalogue = new Map<string, Map<string, Buffer>>();
+  if (!existsSync(root)) return catalogue;
+  for (const lng of readdirSync(root, { withFileTypes: true })) {
+    if (!lng.isDirectory()) continue;
+    const namespaces = new Map<string, Buffer>();
+    for (const file of readdirSync(path.join(root, lng.name), { withFileTypes: true })) {
+      if (file.isFile() && file.name.endsWith('.json'))
+        namespaces.set(
+          file.name.slice(0, -'.json'.length),
+          readFileSync(path.join(root, lng.name, file.name)),
+        );
+    }
+    catalogue.set(lng.name, namespaces);
+  }
+  return catalogue;
 }
 
 /** Text for HTML element content and attributes. */
@@ -63,17 +82,17 @@ export async function webRoutes(
     wildcard: true,
   });
 
-  const localesRoot = path.join(WEB_ROOT, 'locales');
+  // Translations come from a fixed catalogue read once here: a request's language and namespace
+  // are looked up in it and never become part of a path (CVE-2025-49132).
+  const locales = localeCatalogue(path.join(WEB_ROOT, 'locales'));
   app.get<{ Params: { lng: string; ns: string } }>('/locales/:lng/:ns', async (req, reply) => {
-    const { lng } = req.params;
-    const ns = req.params.ns.replace(/\.json$/u, '');
-    if (!/^[a-z]{2}(-[A-Z]{2})?$/u.test(lng) || !/^[a-z0-9-]+$/u.test(ns)) throw errors.notFound();
-    const file = path.join(localesRoot, lng, `${ns}.json`);
-    if (!existsSync(file)) throw errors.notFound();
+    const ns = /^(.+)\.json$/u.exec(req.params.ns)?.[1];
+    const file = ns === undefined ? undefined : locales.get(req.params.lng)?.get(ns);
+    if (!file) throw errors.notFound();
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
-      .send(readFileSync(file));
+      .send(file);
   });
 
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
