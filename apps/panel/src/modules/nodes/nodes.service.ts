@@ -143,6 +143,7 @@ export class NodesService {
   async update(id: number, body: unknown, actor: ActivityActor): Promise<Node> {
     const node = await this.get(id);
     const input = await this.validate(body);
+    if (actor.apiKeyId !== null && movesDaemon(node, input)) throw errors.forbidden();
     const reset = input.reset_secret === true;
     await this.repo.update(node.id, {
       ...this.columns(input),
@@ -197,4 +198,17 @@ export class NodesService {
     }
     return out;
   }
+}
+
+/**
+ * Whether an update points the node at another daemon address. The panel sends the node token to
+ * that address on every daemon call, so only a root admin's session may change it: a key that
+ * could would collect the token the configuration route withholds from keys (issue 23).
+ */
+function movesDaemon(node: Node, input: NodeBody): boolean {
+  return (
+    input.fqdn !== node.fqdn ||
+    input.scheme !== node.scheme ||
+    int(input.daemon_listen) !== node.daemon_listen
+  );
 }

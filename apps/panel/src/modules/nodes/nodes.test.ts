@@ -309,9 +309,41 @@ describe('GET /api/application/nodes', () => {
 });
 
 describe('PATCH /api/application/nodes/{id}', () => {
+  // Issue 23 item 6, the same class as a database host's password: the panel sends the node token
+  // to the node's address on every daemon call, so a key that could move the address to a listener
+  // of its own would collect the token the configuration route no longer gives it.
+  it('no API key moves a node’s daemon address (fqdn, scheme, port): 403, unchanged; a session does', async () => {
+    const node = await createNode();
+    const keep = { fqdn: node.fqdn, scheme: node.scheme, daemon_listen: node.daemon_listen };
+    const row = () =>
+      panel.ctx.db.db.selectFrom('nodes').selectAll().where('id', '=', node.id).executeTakeFirstOrThrow();
+    const before = await row();
+    for (const key of [api, await clientKeyClient(panel, admin)]) {
+      for (const move of [{ fqdn: 'listener.example.net' }, { scheme: 'http' }, { daemon_listen: 9999 }]) {
+        const res = await patch(key, `/api/application/nodes/${node.id}`, nodeBody({ ...keep, ...move }));
+        expect(res.status, JSON.stringify(move)).toBe(403);
+        expect(firstError(res).detail).toBe('This action is unauthorized.');
+      }
+    }
+    expect(await row()).toEqual(before);
+    const renamed = await patch(
+      api,
+      `/api/application/nodes/${node.id}`,
+      nodeBody({ ...keep, name: 'Same place' }),
+    );
+    expect(renamed.status, renamed.text).toBe(200);
+    const moved = await patch(
+      await panel.signedIn(admin),
+      `/api/application/nodes/${node.id}`,
+      nodeBody({ ...keep, fqdn: 'moved.example.com' }),
+    );
+    expect(moved.status, moved.text).toBe(200);
+    expect((await row()).fqdn).toBe('moved.example.com');
+  });
+
   it('updates, keeps omitted optional fields, re-validates required ones', async () => {
     const node = await createNode({ upload_size: 300, public: false });
-    const body = nodeBody({ name: 'Renamed', memory: 8192, maintenance_mode: true });
+    const body = nodeBody({ fqdn: node.fqdn, name: 'Renamed', memory: 8192, maintenance_mode: true });
     const res = await patch(api, `/api/application/nodes/${node.id}`, body);
     expect(res.status).toBe(200);
     expect(res.body.attributes).toMatchObject({
@@ -333,11 +365,17 @@ describe('PATCH /api/application/nodes/{id}', () => {
     const node = await createNode();
     const session = await panel.signedIn(admin);
     const before = (await session.get(`/api/application/nodes/${node.id}/configuration`)).body;
-    await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ reset_secret: false }));
+    await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ fqdn: node.fqdn, reset_secret: false }));
     const same = (await session.get(`/api/application/nodes/${node.id}/configuration`)).body;
     expect([same.token_id, same.token]).toEqual([before.token_id, before.token]);
     expect(
-      (await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ reset_secret: true }))).status,
+      (
+        await patch(
+          api,
+          `/api/application/nodes/${node.id}`,
+          nodeBody({ fqdn: node.fqdn, reset_secret: true }),
+        )
+      ).status,
     ).toBe(200);
     const after = (await session.get(`/api/application/nodes/${node.id}/configuration`)).body;
     expect(after.token_id).not.toBe(before.token_id);
@@ -514,15 +552,23 @@ describe('extensions: description, search, sort by name', () => {
   it('create and update set description; PATCH without it keeps it, null clears it', async () => {
     const node = await createNode({ description: 'Rack 4, Frankfurt' });
     expect(node.description).toBe('Rack 4, Frankfurt');
-    const kept = await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ name: 'Kept' }));
+    const kept = await patch(
+      api,
+      `/api/application/nodes/${node.id}`,
+      nodeBody({ fqdn: node.fqdn, name: 'Kept' }),
+    );
     expect(kept.body.attributes.description).toBe('Rack 4, Frankfurt');
     const changed = await patch(
       api,
       `/api/application/nodes/${node.id}`,
-      nodeBody({ description: 'Rack 5' }),
+      nodeBody({ fqdn: node.fqdn, description: 'Rack 5' }),
     );
     expect(changed.body.attributes.description).toBe('Rack 5');
-    const cleared = await patch(api, `/api/application/nodes/${node.id}`, nodeBody({ description: null }));
+    const cleared = await patch(
+      api,
+      `/api/application/nodes/${node.id}`,
+      nodeBody({ fqdn: node.fqdn, description: null }),
+    );
     expect(cleared.body.attributes.description).toBeNull();
   });
 
