@@ -123,6 +123,8 @@ beforeAll(async () => {
       name: 'A backup',
       ignored_files: '[]',
       is_locked: 0,
+      is_successful: 0,
+      bytes: 0,
       disk: 'wings',
       created_at: at,
       updated_at: at,
