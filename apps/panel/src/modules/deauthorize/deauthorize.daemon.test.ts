@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server, User } from '../../db/types.ts';
-import type { TestClient } from '../../test-support/client.ts';
+import { TestClient } from '../../test-support/client.ts';
 import { startServerWorld, type ServerWorld } from '../../test-support/daemon-servers.ts';
 import { addSubuser, applicationClient } from '../../test-support/fixtures.ts';
 import { openSftp, type SftpSession } from '../../test-support/sftp.ts';
+import { mailText, startSmtpServer } from '../../test-support/smtp.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
 // A user whose access shrinks loses it on the node at once (protocol §9.2b, GHSA-8c39-xppg-479c,
@@ -13,6 +14,7 @@ import { TestSocket } from '../../test-support/socket.ts';
 let world: ServerWorld;
 let server: Server;
 let ownerClient: TestClient;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 const PASSWORD = 'deauthorize test password';
 const opened: { end: () => void }[] = [];
 
@@ -57,13 +59,18 @@ async function stillConnected(m: Member): Promise<void> {
 }
 
 beforeAll(async () => {
-  world = await startServerWorld({ owner: { password: PASSWORD } });
+  smtp = await startSmtpServer();
+  world = await startServerWorld({
+    owner: { password: PASSWORD },
+    env: { MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtp.port), MAIL_ENCRYPTION: 'none' },
+  });
   ({ server, ownerClient } = world);
 }, 120_000);
 
 afterAll(async () => {
   for (const o of opened) o.end();
   await world?.close();
+  await smtp?.close();
 });
 
 describe('subusers', () => {
@@ -122,6 +129,28 @@ describe('passwords and accounts', () => {
       first_name: 'First',
       last_name: 'Last',
       password: 'set by the billing module',
+    });
+    expect(res.status, res.text).toBe(200);
+    await m.socketClosed;
+    await m.sftp.closed;
+  });
+
+  it('a password reset through the mailed link: the same', async () => {
+    const m = await member();
+    const asker = new TestClient(world.panel.url);
+    await asker.get('/sanctum/csrf-cookie');
+    expect((await asker.post('/auth/password', { email: m.user.email })).status).toBe(200);
+    const deadline = Date.now() + 10_000;
+    while (!smtp.mails.some((x) => x.to.includes(m.user.email)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const mail = smtp.mails.find((x) => x.to.includes(m.user.email));
+    const token = /\/auth\/password\/reset\/([A-Za-z0-9]+)/u.exec(mailText(mail!.raw))![1]!;
+    const res = await asker.post('/auth/password/reset', {
+      token,
+      email: m.user.email,
+      password: 'reset by mail',
+      password_confirmation: 'reset by mail',
     });
     expect(res.status, res.text).toBe(200);
     await m.socketClosed;
