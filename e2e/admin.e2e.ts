@@ -11,7 +11,7 @@ import { signIn, terminalText, waitForStatus } from './servers.ts';
 // first steps, imports an egg, creates a player and a server for them, changes its build, suspends
 // it, and makes an application key for a billing module.
 
-const FIXTURE_EGGS = path.resolve(import.meta.dirname, '../apps/panel/src/test-support/eggs');
+const FIXTURE_EGGS = path.resolve(import.meta.dirname, '../packages/shared/test-fixtures/eggs');
 const player = {
   email: 'player@example.test',
   username: 'player',

@@ -31,7 +31,10 @@ export async function builtInEgg(ctx: AppContext, name: string): Promise<Egg> {
 
 /** The text of our own test egg shaped like the community's Java eggs (PTDL_v2, four variables). */
 export const paperEggText = () =>
-  readFileSync(path.join(import.meta.dirname, 'eggs', 'egg-paper.json'), 'utf8');
+  readFileSync(
+    path.resolve(import.meta.dirname, '../../../../packages/shared/test-fixtures/eggs/egg-paper.json'),
+    'utf8',
+  );
 
 /** The Paper egg imported into `nestId` as `name` (names are unique in a nest); its id. */
 export async function importPaperEgg(ctx: AppContext, nestId: number, name: string): Promise<number> {
