@@ -263,6 +263,43 @@ describe('starting the connection afresh after a transfer', () => {
   });
 });
 
+describe('a node that ends the connection because access was withdrawn (deauthorize-user)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+    FakeWebSocket.made = [];
+  });
+
+  it('reconnects, and on the denied old token fetches new credentials with what is granted now', async () => {
+    let issued = 0;
+    const fetch = vi.fn(() =>
+      Promise.resolve(
+        new Response(
+          JSON.stringify({ data: { token: `t${++issued}`, socket: 'ws://node/api/servers/u/ws' } }),
+        ),
+      ),
+    );
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    renderHook(() => useServerConnection('abcd1234', true, () => undefined));
+    await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(1));
+    const first = FakeWebSocket.made[0]!;
+    first.open();
+    first.play('auth success');
+    // The daemon closes with 1008 "access withdrawn": not a final code, so the page comes back.
+    first.readyState = 3;
+    first.onclose?.({ code: 1008 });
+    expect(useServerStore.getState().connected).toBe(false);
+    await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(2), { timeout: 3000 });
+    const second = FakeWebSocket.made[1]!;
+    second.open();
+    expect(second.sent).toEqual([JSON.stringify({ event: 'auth', args: ['t1'] })]);
+    second.play('jwt error', 'jwt: created too far in past (denylist)');
+    await vi.waitFor(() => expect(second.sent.at(-1)).toBe(JSON.stringify({ event: 'auth', args: ['t2'] })));
+    expect(useServerStore.getState().socketFatal).toBeNull();
+  });
+});
+
 describe('console lines the feature panels react to', () => {
   it.each([
     ['[12:00:01] [main/WARN]: Failed to load eula.txt', EULA_PROMPT, true],
