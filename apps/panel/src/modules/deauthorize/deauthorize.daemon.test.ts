@@ -167,6 +167,29 @@ describe('passwords and accounts', () => {
   });
 });
 
+describe('root admins', () => {
+  it("a root admin's rights removed (by another root admin): their console on a server they do not own closes", async () => {
+    const admin = await world.panel.createUser({ admin: true, password: PASSWORD });
+    const client = await world.panel.signedIn(admin);
+    const { token, socket: url } = (await client.get(`${base()}/websocket`)).body.data;
+    const socket = await TestSocket.open(url as string, world.panel.url);
+    opened.push({ end: () => socket.close() });
+    const socketClosed = new Promise<void>((resolve) => socket.ws.once('close', () => resolve()));
+    socket.send('auth', token as string);
+    await socket.waitFor((m) => m.event === 'auth success');
+    const other = await world.panel.signedIn(await world.panel.createUser({ admin: true }));
+    const res = await other.request('PATCH', `/api/application/users/${admin.id}`, {
+      email: admin.email,
+      username: admin.username,
+      first_name: 'Former',
+      last_name: 'Admin',
+      root_admin: false,
+    });
+    expect(res.status, res.text).toBe(200);
+    await socketClosed;
+  });
+});
+
 describe('owners', () => {
   // Last: the server changes hands.
   it("a server given to another owner: the previous owner's console closes and SFTP session ends", async () => {
