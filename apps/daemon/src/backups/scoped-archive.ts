@@ -10,7 +10,10 @@ import { entryParts } from '../fs/archive.ts';
  * link only when what it names is inside too), and the directories on the way to them so the tree
  * unpacks in place. Names that would leave the archive's root are never passed on.
  */
-export function entryInScope(folders: readonly string[], header: tarStream.Header): boolean {
+export function entryInScope(
+  folders: readonly string[],
+  header: Pick<tarStream.Header, 'name' | 'type' | 'linkname'>,
+): boolean {
   const parts = entryParts(header.name);
   if (!parts) return false;
   const clean = `/${parts.join('/')}`;
