@@ -3,8 +3,8 @@ import { entryInScope } from './scoped-archive.ts';
 
 describe('entryInScope (a folder-scoped backup download)', () => {
   const folders = ['/plugins', '/world/region'];
-  const e = (name: string, type: 'file' | 'directory' | 'symlink' | 'link' = 'file', linkname?: string) =>
-    entryInScope(folders, { name, type, ...(linkname === undefined ? {} : { linkname }) });
+  const e = (name: string, type: 'file' | 'directory' | 'symlink' | 'link' = 'file', linkname = '') =>
+    entryInScope(folders, { name, type, linkname });
 
   it('keeps what is inside the folders and the directories on the way to them', () => {
     expect(e('plugins/a.jar')).toBe(true);
