@@ -70,6 +70,12 @@ describe('sign-in limiter keys (CVE-2026-61609)', () => {
     expect(res.status, res.text).toBe(200);
   });
 
+  it('a very long unknown login from a long IPv6 source is counted too (400, then 429; never a 500)', async () => {
+    const login = `${'x'.repeat(250)}@example.com`;
+    const statuses = await hammer(from('2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'), login);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
   it('an IPv6 source is its /64: other addresses of the same /64 are locked with it, another /64 is not', async () => {
     const x = await panel.createUser({ password: PASSWORD });
     for (let i = 1; i <= 5; i++)

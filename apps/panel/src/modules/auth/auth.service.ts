@@ -50,13 +50,14 @@ export class AuthService {
    * account alone, which would let anyone lock its owner out from everywhere, nor one for the
    * source alone, which would let one account's attacker lock out everyone behind that address. An
    * existing account is counted by its id, so failures by username, by email and at the checkpoint
-   * add up; an unknown login by name. A source trying many accounts meets the per-source request
-   * limit of the sign-in routes instead (auth.routes.ts).
+   * add up; an unknown login by (a hash of) its name. A source trying many accounts meets the
+   * per-source request limit of the sign-in routes instead (auth.routes.ts).
    */
   private lockKeys(ip: string, user: User | undefined, login?: string): string[] {
     const source = limiterSource(ip);
     if (user) return [`lockout:user:${user.id}@${source}`];
-    return login ? [`lockout:login:${login.toLowerCase()}@${source}`] : [];
+    // Hashed: a login of any length keeps the key inside the column (varchar 191).
+    return login ? [`lockout:login:${sha256Hex(login.toLowerCase())}@${source}`] : [];
   }
 
   private lockedOut(retryAfter: number): ValidationFailed {
