@@ -1,4 +1,5 @@
 import { WS_INBOUND } from '@talon/shared';
+import { WS_LIMITS, wsEventRate, type WsRate } from '@talon/shared/wings/ws-limits';
 
 /**
  * Websocket limits (protocol §9.2b, CVE-2025-69199: without them one browser tab could open any
@@ -12,30 +13,10 @@ import { WS_INBOUND } from '@talon/shared';
  *   other event 4 per second (events we do not know share one bucket, so made-up names cannot
  *   create buckets without end).
  * A message over a limit is not acted on; the daemon answers `throttled` with the event's name, or
- * `global` when the socket's own bucket was empty.
+ * `global` when the socket's own bucket was empty. The numbers live in @talon/shared (wings/ws-limits.ts),
+ * which the web app paces itself by.
  */
-export const WS_LIMITS = {
-  connectionsPerServer: 30,
-  maxFrameBytes: 4096,
-  global: { burst: 10, perMs: 200 * 10 },
-  auth: { burst: 2, perMs: 5000 },
-  sendLogs: { burst: 2, perMs: 5000 },
-  sendCommand: { burst: 10, perMs: 1000 },
-  other: { burst: 4, perMs: 1000 },
-} as const;
 
-interface Rate {
-  /** messages allowed at once */
-  burst: number;
-  /** time in which a whole burst is refilled (one message every perMs / burst) */
-  perMs: number;
-}
-
-const EVENT_RATES: Record<string, Rate> = {
-  [WS_INBOUND.auth]: WS_LIMITS.auth,
-  [WS_INBOUND.sendLogs]: WS_LIMITS.sendLogs,
-  [WS_INBOUND.sendCommand]: WS_LIMITS.sendCommand,
-};
 /** The bucket shared by events we do not know. */
 const UNKNOWN = '\0unknown';
 
@@ -45,7 +26,7 @@ class Bucket {
   private last: number;
 
   constructor(
-    private readonly rate: Rate,
+    private readonly rate: WsRate,
     now: number,
   ) {
     this.tokens = rate.burst;
@@ -82,7 +63,7 @@ export class MessageLimiter {
     const key = known ? name : UNKNOWN;
     let bucket = this.events.get(key);
     if (!bucket) {
-      bucket = new Bucket(EVENT_RATES[key] ?? WS_LIMITS.other, this.now());
+      bucket = new Bucket(wsEventRate(key), this.now());
       this.events.set(key, bucket);
     }
     return bucket.take(this.now());

@@ -1,4 +1,4 @@
-import { WS_LIMITS } from './limits.ts';
+import { WS_LIMITS } from '@talon/shared/wings/ws-limits';
 
 /** What the registry needs of a console socket. */
 export interface OpenSocket {

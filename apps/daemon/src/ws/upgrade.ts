@@ -6,7 +6,7 @@ import type { DaemonConfig } from '../config/config.ts';
 import type { ServerManager } from '../servers/manager.ts';
 import { WS_TOO_MANY_CONNECTIONS } from '@talon/shared';
 import { WsConnection, type ConnectionDeps } from './connection.ts';
-import { WS_LIMITS } from './limits.ts';
+import { WS_LIMITS } from '@talon/shared/wings/ws-limits';
 import type { OpenSockets } from './open-sockets.ts';
 
 const PATH = /^\/api\/servers\/([^/]+)\/ws\/?$/;

@@ -1,4 +1,5 @@
 import { WS_INBOUND } from '@talon/shared/wings/events';
+import { WS_LIMITS, wsEventRate, type WsRate } from '@talon/shared/wings/ws-limits';
 
 /**
  * What the web app sends to the daemon stays under the daemon's message limits (protocol §9.2b),
@@ -7,26 +8,16 @@ import { WS_INBOUND } from '@talon/shared/wings/events';
  * `auth` and `send logs` 2 per 5 s, `send command` 10 per second, any other event 4 per second.
  *
  * Rules:
- * - at most `count` frames in any `windowMs` (+ a margin for frames that bunch up on the way): never
+ * - at most `burst` frames in any `perMs` (+ a margin for frames that bunch up on the way): never
  *   more than the daemon's token buckets allow, whatever their phase;
  * - frames leave in the order they were given; a frame waits while the one before it waits;
  * - `send logs` and `send stats` waiting already are not queued twice; a waiting `auth` takes the
  *   newest token;
  * - at most MAX_QUEUED frames wait; more are dropped and reported (the user sees the notice);
  * - a new connection starts afresh (`reset`): what waited for the old one is not sent.
+ * The numbers are the daemon's own (@talon/shared/wings/ws-limits).
  */
-interface Rate {
-  count: number;
-  windowMs: number;
-}
 
-const GLOBAL: Rate = { count: 10, windowMs: 2000 };
-const EVENT_RATES: Record<string, Rate> = {
-  [WS_INBOUND.auth]: { count: 2, windowMs: 5000 },
-  [WS_INBOUND.sendLogs]: { count: 2, windowMs: 5000 },
-  [WS_INBOUND.sendCommand]: { count: 10, windowMs: 1000 },
-};
-const OTHER: Rate = { count: 4, windowMs: 1000 };
 /** Frames sent apart may arrive closer together; this much is added to every window. */
 const MARGIN_MS = 250;
 export const MAX_QUEUED = 20;
@@ -77,7 +68,10 @@ export class OutboundPacer {
   private flush(): void {
     if (this.timer) return;
     for (let head = this.queue[0]; head; head = this.queue[0]) {
-      const wait = Math.max(this.waitMs(GLOBAL_KEY, GLOBAL), this.waitMs(head.event, rateOf(head.event)));
+      const wait = Math.max(
+        this.waitMs(GLOBAL_KEY, WS_LIMITS.global),
+        this.waitMs(head.event, wsEventRate(head.event)),
+      );
       if (wait > 0) {
         this.timer = setTimeout(() => {
           this.timer = null;
@@ -94,12 +88,12 @@ export class OutboundPacer {
   }
 
   /** How long until one more frame fits in `key`'s window (0: now). */
-  private waitMs(key: string, rate: Rate): number {
+  private waitMs(key: string, rate: WsRate): number {
     const times = this.sentAt.get(key) ?? [];
-    const window = rate.windowMs + MARGIN_MS;
+    const window = rate.perMs + MARGIN_MS;
     const now = this.now();
     while (times.length > 0 && times[0]! <= now - window) times.shift();
-    return times.length < rate.count ? 0 : times[times.length - rate.count]! + window - now;
+    return times.length < rate.burst ? 0 : times[times.length - rate.burst]! + window - now;
   }
 
   private record(key: string, at: number): void {
@@ -107,8 +101,4 @@ export class OutboundPacer {
     if (times) times.push(at);
     else this.sentAt.set(key, [at]);
   }
-}
-
-function rateOf(event: string): Rate {
-  return EVENT_RATES[event] ?? OTHER;
 }
