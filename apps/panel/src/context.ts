@@ -179,17 +179,17 @@ function createServices(
     apiKeys: new ApiKeysService(repos.apiKeys),
     settings,
     account: new AccountService(repos.users, activity, deauthorize),
-    auth: new AuthService(
-      repos.users,
+    auth: new AuthService({
+      users: repos.users,
       twoFactor,
-      repos.passwordResets,
+      resets: repos.passwordResets,
       activity,
-      authThrottle,
+      throttle: authThrottle,
       mailer,
-      config.appUrl,
+      appUrl: config.appUrl,
       siteName,
       deauthorize,
-    ),
+    }),
   };
 }
 

@@ -31,19 +31,24 @@ export interface RequestMeta {
   userAgent?: string;
 }
 
+/** What the sign-in service is built from (named, so a wiring mistake cannot swap two of them). */
+export interface AuthServiceDeps {
+  users: UsersRepository;
+  twoFactor: TwoFactorService;
+  resets: PasswordResetsRepository;
+  activity: ActivityService;
+  /** lockout counters (sign-in and two-factor) */
+  throttle: ThrottleStore;
+  mailer: Mailer;
+  appUrl: string;
+  siteName: () => string;
+  /** ends a user's consoles and SFTP sessions when their password changes */
+  deauthorize: DeauthorizeService;
+}
+
 /** Sign-in (with the second factor), sign-in lockout and password resets. */
 export class AuthService {
-  constructor(
-    private readonly users: UsersRepository,
-    private readonly twoFactor: TwoFactorService,
-    private readonly resets: PasswordResetsRepository,
-    private readonly activity: ActivityService,
-    private readonly throttle: ThrottleStore,
-    private readonly mailer: Mailer,
-    private readonly appUrl: string,
-    private readonly siteName: () => string,
-    private readonly deauthorize: DeauthorizeService,
-  ) {}
+  constructor(private readonly deps: AuthServiceDeps) {}
 
   /**
    * The lockout counter: one per account and source together (CVE-2026-61609), never one for the
@@ -76,7 +81,7 @@ export class AuthService {
 
   private async assertNotLocked(keys: string[]): Promise<void> {
     for (const key of keys) {
-      const { hits, retryAfter } = await this.throttle.peek(key);
+      const { hits, retryAfter } = await this.deps.throttle.peek(key);
       if (hits >= LOCKOUT_ATTEMPTS) throw this.lockedOut(retryAfter);
     }
   }
@@ -88,31 +93,31 @@ export class AuthService {
    */
   private async reserveAttempt(keys: string[]): Promise<void> {
     for (const key of keys) {
-      const { hits, retryAfter } = await this.throttle.hit(key, LOCKOUT_WINDOW_MS);
+      const { hits, retryAfter } = await this.deps.throttle.hit(key, LOCKOUT_WINDOW_MS);
       if (hits > LOCKOUT_ATTEMPTS) throw this.lockedOut(retryAfter);
     }
   }
 
   private async release(keys: string[]): Promise<void> {
-    for (const key of keys) await this.throttle.undo(key);
+    for (const key of keys) await this.deps.throttle.undo(key);
   }
 
   async login(body: Record<string, unknown>, session: SessionState, meta: RequestMeta): Promise<LoginResult> {
     const login = typeof body.user === 'string' ? body.user : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    const user = login ? await this.users.findByLogin(login) : undefined;
+    const user = login ? await this.deps.users.findByLogin(login) : undefined;
     const keys = this.lockKeys(meta.ip, user, login || undefined);
     await this.reserveAttempt(keys);
 
     const ok = user ? await verifyPassword(user.password, password) : await this.burnTime(password);
     if (!user || !ok) {
-      await this.activity.log('auth:fail', { userId: null, apiKeyId: null, ip: meta.ip }, [], {
+      await this.deps.activity.log('auth:fail', { userId: null, apiKeyId: null, ip: meta.ip }, [], {
         username: login,
       });
       throw errors.display('No account matching those credentials could be found.');
     }
     if (needsRehash(user.password)) {
-      await this.users.update(user.id, { password: await hashPassword(password) });
+      await this.deps.users.update(user.id, { password: await hashPassword(password) });
     }
     if (!user.use_totp) {
       await this.succeed(user, keys, 'auth:success', meta);
@@ -145,7 +150,7 @@ export class AuthService {
     });
     const pending = session.data.pendingLogin;
     const user =
-      pending && pending.expiresAt > Date.now() ? await this.users.findById(pending.userId) : undefined;
+      pending && pending.expiresAt > Date.now() ? await this.deps.users.findById(pending.userId) : undefined;
     // Also counted per pending sign-in, so one stolen password cannot have its second factor
     // guessed from many sources at once (5 failures per source each would add up).
     const keys = [
@@ -162,14 +167,14 @@ export class AuthService {
     const invalidCode = 'The two-factor authentication token was invalid.';
     if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) throw errors.display(invalidCode);
     if (input.recovery_token) {
-      if (!(await this.twoFactor.useRecoveryToken(user, input.recovery_token))) {
+      if (!(await this.deps.twoFactor.useRecoveryToken(user, input.recovery_token))) {
         throw errors.display('The recovery token provided is not valid.');
       }
       delete session.data.pendingLogin;
       await this.succeed(user, keys, 'auth:recovery-token', meta);
       return { complete: true, user, method: 'recovery' };
     }
-    if (!(await this.twoFactor.verifyCode(user, String(input.authentication_code ?? '')))) {
+    if (!(await this.deps.twoFactor.verifyCode(user, String(input.authentication_code ?? '')))) {
       throw errors.display(invalidCode);
     }
     delete session.data.pendingLogin;
@@ -178,8 +183,8 @@ export class AuthService {
   }
 
   private async succeed(user: User, keys: string[], event: string, meta: RequestMeta) {
-    for (const key of keys) await this.throttle.clear(key);
-    await this.activity.log(event, { userId: user.id, apiKeyId: null, ip: meta.ip }, [
+    for (const key of keys) await this.deps.throttle.clear(key);
+    await this.deps.activity.log(event, { userId: user.id, apiKeyId: null, ip: meta.ip }, [
       { type: 'user', id: user.id },
     ]);
   }
@@ -193,16 +198,16 @@ export class AuthService {
   /** Sends a reset link when the account exists; the caller's answer never says whether it does. */
   async requestReset(body: Record<string, unknown>): Promise<void> {
     const { email } = check<{ email: string }>(body, { email: 'required|email' });
-    const user = await this.users.findByEmail(email);
+    const user = await this.deps.users.findByEmail(email);
     if (!user) return;
-    const latest = await this.resets.latestFor(user.email);
+    const latest = await this.deps.resets.latestFor(user.email);
     if (latest && Date.now() - Date.parse(latest.created_at) < RESET_RESEND_MS) return;
     const token = randomAlnum(64);
-    await this.resets.insert(user.email, sha256Hex(token), nowIso());
-    const link = `${this.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
-    await this.mailer.send({
+    await this.deps.resets.insert(user.email, sha256Hex(token), nowIso());
+    const link = `${this.deps.appUrl}/auth/password/reset/${token}?email=${encodeURIComponent(user.email)}`;
+    await this.deps.mailer.send({
       to: user.email,
-      subject: `${this.siteName()}: reset your password`,
+      subject: `${this.deps.siteName()}: reset your password`,
       text: [
         `Hello ${user.name_first || user.username},`,
         '',
@@ -223,21 +228,21 @@ export class AuthService {
       password: 'required|string|confirmed|min:8',
     });
     const invalid = () => errors.display('This password reset token is invalid.');
-    const user = await this.users.findByEmail(input.email);
-    const row = user ? await this.resets.latestFor(user.email) : undefined;
+    const user = await this.deps.users.findByEmail(input.email);
+    const row = user ? await this.deps.resets.latestFor(user.email) : undefined;
     // Unknown account and wrong token answer alike, so the form cannot be used to find accounts.
     if (!user || !row || !safeEqual(sha256Hex(input.token), row.token_hash)) throw invalid();
     if (Date.now() - Date.parse(row.created_at) > RESET_TOKEN_MS) {
-      await this.resets.clear(user.email);
+      await this.deps.resets.clear(user.email);
       throw invalid();
     }
-    await this.resets.clear(user.email);
+    await this.deps.resets.clear(user.email);
     const hash = await hashPassword(input.password);
     // Whoever knew the old password loses their consoles and SFTP sessions too.
-    await this.deauthorize.everywhere(user, () =>
-      this.users.update(user.id, { password: hash, updated_at: nowIso() }),
+    await this.deps.deauthorize.everywhere(user, () =>
+      this.deps.users.update(user.id, { password: hash, updated_at: nowIso() }),
     );
-    await this.activity.log('auth:password-reset', { userId: user.id, apiKeyId: null, ip: null }, [
+    await this.deps.activity.log('auth:password-reset', { userId: user.id, apiKeyId: null, ip: null }, [
       { type: 'user', id: user.id },
     ]);
     return user;
