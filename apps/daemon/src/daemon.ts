@@ -9,6 +9,7 @@ import { RemoteClient } from './panel/client.ts';
 import { ProcessDriver } from './runtime/process-driver.ts';
 import { ServerManager } from './servers/manager.ts';
 import { ActivityBatch } from './panel/activity-batch.ts';
+import type { SftpLoginLimits } from './sftp/login-gate.ts';
 import { createSftpServer, type SftpServer } from './sftp/server.ts';
 import { Denylist } from './ws/denylist.ts';
 import { OpenSockets } from './ws/open-sockets.ts';
@@ -36,6 +37,10 @@ export interface BuildOptions {
   /** Milliseconds the boot may keep retrying the panel. */
   bootRetryMs?: number;
   forceNoBwrap?: boolean;
+  /** Milliseconds a console socket has to authenticate (tests shorten it; default 10 s). */
+  wsAuthDeadlineMs?: number;
+  /** SSH login deadline and caps on waiting connections (tests shorten them; sftp/login-gate.ts). */
+  sftpLogin?: Partial<SftpLoginLimits>;
 }
 
 /**
@@ -85,6 +90,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     remote,
     activity,
     log: log.child({ svc: 'sftp' }),
+    loginLimits: opts.sftpLogin,
   });
 
   const httpLog: FastifyBaseLogger = log.child({ svc: 'http' }, { level: 'warn' }); // per-request lines are noise
@@ -109,7 +115,12 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     const { server } = req.params as { server?: string };
     if (server) sftp.endSessions(server);
   });
-  const wss: WebSocketServer = attachWebsocket(app.server, manager, { config, denylist, log }, sockets);
+  const wss: WebSocketServer = attachWebsocket(
+    app.server,
+    manager,
+    { config, denylist, log, authDeadlineMs: opts.wsAuthDeadlineMs },
+    sockets,
+  );
 
   await manager.boot();
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import ssh2, { type AuthContext, type ClientInfo, type Connection } from 'ssh2';
 import type { Logger } from 'pino';
 import type { DaemonConfig } from '../config/config.ts';
@@ -8,6 +8,7 @@ import { RemoteError, type RemoteClient, type SftpGrant } from '../panel/client.
 import type { ServerManager } from '../servers/manager.ts';
 import type { ActivityBatch } from '../panel/activity-batch.ts';
 import { loadHostKey } from './host-key.ts';
+import { LoginGate, type SftpLoginLimits } from './login-gate.ts';
 import { serveSftp } from './session.ts';
 
 /** `<panel username>.<8-character short server id>` (§8.12); anything else never reaches the panel. */
@@ -22,6 +23,8 @@ export interface SftpServerDeps {
   remote: RemoteClient;
   activity: ActivityBatch;
   log: Logger;
+  /** Login deadline and caps on waiting connections (default SFTP_LOGIN_LIMITS). */
+  loginLimits?: Partial<SftpLoginLimits>;
 }
 
 export interface SftpServer {
@@ -52,6 +55,10 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
   const owner = runtimeOwner(config.runtime);
   /** open connections → the server and user their login was granted for (null until authenticated) */
   const connections = new Map<Connection, { server: string; user: string } | null>();
+  // SSH sees only connections the gate admits; it ends those still not in a session at the deadline.
+  const gate = new LoginGate(deps.loginLimits, (ip) =>
+    log.info({ ip }, 'sftp connection closed: no session within the login deadline'),
+  );
 
   const onConnection = (client: Connection, info: ClientInfo) => {
     connections.set(client, null);
@@ -157,6 +164,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
             rejectSftp();
             return;
           }
+          gate.settle(ip, info.port);
           serveSftp(acceptSftp(), {
             server,
             files: filesOf(server, owner, g.filePaths),
@@ -190,7 +198,7 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
     return n;
   };
 
-  let ssh: InstanceType<typeof ssh2.Server> | null = null;
+  let tcp: net.Server | null = null;
   let fingerprint: string | null = null;
   return {
     fingerprint: () => fingerprint,
@@ -209,8 +217,18 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
       const hostKey = loadHostKey(path.join(config.system.root_directory, '.sftp'));
       fingerprint = hostKey.fingerprint;
       log.info({ fingerprint, key: hostKey.publicLine }, 'sftp host key');
-      const server = new ssh2.Server({ hostKeys: [hostKey.openssh], ident: 'Talon' }, onConnection);
-      ssh = server;
+      const ssh = new ssh2.Server({ hostKeys: [hostKey.openssh], ident: 'Talon' }, onConnection);
+      // Our own listener, so a connection is counted and timed before SSH reads a byte of it.
+      const server = net.createServer((socket) => {
+        if (!gate.admit(socket)) {
+          // debug: a flood of refusals must not flood the log too
+          log.debug({ ip: socket.remoteAddress }, 'sftp connection refused: too many waiting to log in');
+          socket.destroy();
+          return;
+        }
+        ssh.injectSocket(socket);
+      });
+      tcp = server;
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, config.system.sftp.bind_address, () => {
@@ -225,7 +243,8 @@ export function createSftpServer(deps: SftpServerDeps): SftpServer {
     },
     async close() {
       for (const c of connections.keys()) c.end();
-      const server = ssh;
+      gate.close();
+      const server = tcp;
       if (!server?.listening) return;
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { parseConfig, type DaemonConfig } from '../config/config.ts';
-import { buildDaemon, type Daemon } from '../daemon.ts';
+import { buildDaemon, type BuildOptions, type Daemon } from '../daemon.ts';
 import { GAME_JS, INSTALL_SCRIPT } from './game.ts';
 import { signToken } from './jwt-sign.ts';
 import { RemoteStandIn, type FixtureServer } from './remote-stand-in.ts';
@@ -160,7 +160,12 @@ export async function writeDaemonFiles(
  * so hiding is really exercised), the remote stand-in as its panel, and helpers.
  */
 export async function startStack(
-  opts: { config?: Record<string, unknown>; forceNoBwrap?: boolean } = {},
+  opts: {
+    config?: Record<string, unknown>;
+    forceNoBwrap?: boolean;
+    /** Build options of the daemon (e.g. shorter login deadlines for a test). */
+    build?: Pick<BuildOptions, 'wsAuthDeadlineMs' | 'sftpLogin'>;
+  } = {},
 ): Promise<Stack> {
   const remote = new RemoteStandIn(TOKEN_ID, TOKEN);
   const remoteUrl = await remote.start();
@@ -169,7 +174,7 @@ export async function startStack(
   const boot = async (): Promise<{ daemon: Daemon; url: string }> => {
     const daemon = await buildDaemon(
       { config, file: configFile },
-      { log, bootRetryMs: 2000, forceNoBwrap: opts.forceNoBwrap },
+      { ...opts.build, log, bootRetryMs: 2000, forceNoBwrap: opts.forceNoBwrap },
     );
     return { daemon, url: await daemon.listen() };
   };

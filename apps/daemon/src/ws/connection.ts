@@ -28,7 +28,17 @@ export interface ConnectionDeps {
   config: DaemonConfig;
   denylist: Denylist;
   log: Logger;
+  /** Milliseconds a socket has to authenticate before it is closed (default WS_AUTH_DEADLINE_MS). */
+  authDeadlineMs?: number;
 }
+
+/**
+ * A socket must present an accepted token within 10 s of its upgrade; until then it holds one of
+ * its server's 30 places for nothing (see open-sockets.ts).
+ */
+export const WS_AUTH_DEADLINE_MS = 10_000;
+/** Policy violation: the close code of sockets ended for not authenticating. */
+const CLOSE_UNAUTHENTICATED = 1008;
 
 const POWER_PERMISSION: Record<PowerAction, string> = {
   start: 'control.start',
@@ -78,6 +88,7 @@ export class WsConnection implements OpenSocket {
   private readonly unsubscribe: (() => void)[] = [];
   /** Settles when the last `auth` frame received has been handled. */
   private afterAuth: Promise<void> = Promise.resolve();
+  private authDeadline: NodeJS.Timeout | null;
 
   constructor(
     private readonly socket: WebSocket,
@@ -117,6 +128,22 @@ export class WsConnection implements OpenSocket {
     });
     socket.on('close', () => this.dispose());
     socket.on('error', () => this.dispose());
+    this.authDeadline = setTimeout(
+      () => this.endUnauthenticated('authentication timeout'),
+      deps.authDeadlineMs ?? WS_AUTH_DEADLINE_MS,
+    );
+  }
+
+  /** Close the socket unless it has authenticated meanwhile. */
+  private endUnauthenticated(reason: string): void {
+    if (this.claims) return;
+    this.socket.close(CLOSE_UNAUTHENTICATED, reason);
+    this.dispose();
+  }
+
+  /** A newer upgrade takes this unauthenticated socket's place on a full server (open-sockets.ts). */
+  displace(): void {
+    this.endUnauthenticated('replaced: not authenticated');
   }
 
   private send(event: string, args?: string[]): void {
@@ -236,6 +263,7 @@ export class WsConnection implements OpenSocket {
       return this.jwtError(problem);
     }
     this.lastJwtError = '';
+    this.clearAuthDeadline();
     this.scheduleExpiry(claims.exp);
     this.send(WS_OUTBOUND.authSuccess);
     if (this.subscribed) return;
@@ -305,6 +333,15 @@ export class WsConnection implements OpenSocket {
     return this.claims?.user_uuid;
   }
 
+  get authenticated(): boolean {
+    return this.claims !== null;
+  }
+
+  private clearAuthDeadline(): void {
+    if (this.authDeadline) clearTimeout(this.authDeadline);
+    this.authDeadline = null;
+  }
+
   /**
    * The user's access was withdrawn (`POST /api/deauthorize-user`; the denylist already refuses the
    * token): say so as a denied token, then close with 1008 (policy violation) — a client may fetch a
@@ -317,6 +354,7 @@ export class WsConnection implements OpenSocket {
   }
 
   dispose(): void {
+    this.clearAuthDeadline();
     this.pacer.dispose();
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];

@@ -29,8 +29,9 @@ export function originAllowed(origin: string | undefined, config: DaemonConfig):
 
 /**
  * Handles `GET /api/servers/:server/ws` upgrades on the HTTP server: unknown server → 404, foreign
- * Origin → 403, a server with its 30 sockets open → 400 (ws/limits.ts); authentication happens
- * afterwards inside the socket (`auth` event).
+ * Origin → 403, a server with 30 authenticated sockets open → 400 (a full server's oldest
+ * unauthenticated socket is displaced instead, open-sockets.ts); authentication happens afterwards
+ * inside the socket (`auth` event), within WS_AUTH_DEADLINE_MS.
  */
 export function attachWebsocket(
   httpServer: {
@@ -53,12 +54,15 @@ export function attachWebsocket(
     if (!originAllowed(req.headers.origin, deps.config)) {
       return refuse(socket, 403, 'Forbidden', 'The origin of this request is not allowed.');
     }
-    const place = open.reserve(server.uuid);
+    let connection: WsConnection | null = null;
+    // Displaced before its upgrade completed, a connection has no websocket to close yet.
+    const place = open.reserve(server.uuid, () => (connection ? connection.displace() : socket.destroy()));
     if (!place) return refuse(socket, 400, 'Bad Request', WS_TOO_MANY_CONNECTIONS);
     // The connection's end gives the place back, whether or not the upgrade completed.
     socket.once('close', () => place.release());
     wss.handleUpgrade(req, socket, head, (ws) => {
-      place.attach(new WsConnection(ws, server, deps));
+      connection = new WsConnection(ws, server, deps);
+      place.attach(connection);
     });
   });
   return wss;

@@ -35,14 +35,20 @@ describe('websocket limits (real daemon)', () => {
       socket.once('error', reject);
     });
 
-  it('at most 30 sockets per server, all users together; the 31st upgrade is refused with 400', async () => {
+  /** A socket on `server` authenticated with its own user's token. */
+  const authenticated = async (server: string): Promise<WsClient> => {
+    const ws = await stack.ws(server);
+    ws.send('auth', await stack.token(server));
+    await ws.waitFor((m) => m.event === 'auth success');
+    return ws;
+  };
+
+  it('at most 30 authenticated sockets per server, all users together; the 31st upgrade is refused with 400', async () => {
     // its own server, so the sockets it leaves closing do not count against the other tests
     const crowded = await stack.createInstalled();
     const open: WsClient[] = [];
-    for (let i = 0; i < 30; i++) open.push(await stack.ws(crowded));
-    // authenticated or not, by any user: every socket counts
-    open[0]!.send('auth', await stack.token(crowded));
-    await open[0]!.waitFor((m) => m.event === 'auth success');
+    // one user each: the cap is for all users together
+    for (let i = 0; i < 30; i++) open.push(await authenticated(crowded));
     const refused = await refusedUpgrade(crowded);
     expect([refused.status, JSON.parse(refused.body)]).toEqual([
       400,
@@ -62,6 +68,26 @@ describe('websocket limits (real daemon)', () => {
       'a free place',
     );
     for (const ws of open) ws.close();
+  });
+
+  it('30 unauthenticated sockets do not lock a server: a new upgrade takes the place of the oldest of them', async () => {
+    const crowded = await stack.createInstalled();
+    const squatters: WsClient[] = [];
+    for (let i = 0; i < 30; i++) squatters.push(await stack.ws(crowded));
+    const closes = squatters.map(
+      (s) => new Promise<[number, string]>((r) => s.socket.once('close', (c, why) => r([c, why.toString()]))),
+    );
+    // the legitimate user still gets in, and in time authenticates
+    const user = await stack.ws(crowded);
+    expect(await closes[0]).toEqual([1008, 'replaced: not authenticated']);
+    user.send('auth', await stack.token(crowded));
+    await user.waitFor((m) => m.event === 'auth success');
+    // one more upgrade pushes out the next oldest unauthenticated socket, never the authenticated one
+    const second = await stack.ws(crowded);
+    expect(await closes[1]).toEqual([1008, 'replaced: not authenticated']);
+    expect(user.socket.readyState).toBe(user.socket.OPEN);
+    expect(squatters[2]!.socket.readyState).toBe(squatters[2]!.socket.OPEN);
+    for (const ws of [...squatters, user, second]) ws.close();
   });
 
   it('a frame over 4096 bytes closes the socket with 1009 without being read', async () => {
@@ -94,5 +120,37 @@ describe('websocket limits (real daemon)', () => {
     expect(stats + throttled.length).toBeGreaterThanOrEqual(8);
     expect(throttled.length).toBeGreaterThan(0);
     ws.close();
+  });
+});
+
+describe('websocket authentication deadline (real daemon, 2 s deadline)', () => {
+  let stack: Stack;
+  let uuid: string;
+  beforeAll(async () => {
+    stack = await startStack({ build: { wsAuthDeadlineMs: 2000 } });
+    uuid = await stack.createInstalled();
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+
+  it('a socket that has not authenticated by the deadline is closed; an authenticated one stays', async () => {
+    // `early` opens first, so its deadline falls first: if authenticated sockets were closed too,
+    // it would be closed before `silent`.
+    const early = await stack.ws(uuid);
+    const silent = await stack.ws(uuid);
+    const closed = new Promise<[number, string]>((r) =>
+      silent.socket.once('close', (c, why) => r([c, why.toString()])),
+    );
+    early.send('auth', await stack.token(uuid));
+    await early.waitFor((m) => m.event === 'auth success');
+    // before authenticating, events are still answered with `jwt error`
+    silent.send('send stats');
+    await silent.waitFor((m) => m.event === 'jwt error');
+    expect(await closed).toEqual([1008, 'authentication timeout']);
+    expect(early.socket.readyState).toBe(early.socket.OPEN);
+    early.send('send stats');
+    await early.waitFor((m) => m.event === 'stats');
+    early.close();
   });
 });
