@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { AppContext } from '../context.ts';
 import type { Egg, Node, Server, User } from '../db/types.ts';
 import type { TestClient } from './client.ts';
 import { startTestDaemon, type TestDaemon } from './daemon.ts';
-import { gameServerEgg, serverRow } from './fixtures.ts';
+import { applicationClient, gameServerEgg, serverRow } from './fixtures.ts';
 import { startTestPanel, type TestPanel } from './panel.ts';
+import { TestSocket } from './socket.ts';
 
 // Servers on a real test daemon, for the panel tests that go through one.
 
@@ -152,4 +154,38 @@ export async function startServerWorld(
     await panel.close();
     throw err;
   }
+}
+
+/**
+ * Creates a second server of the world's egg through the application API, waits for its
+ * installation, opens the owner's console socket and starts the server: resolves once it is
+ * running, with the socket still open (the caller closes it).
+ */
+export async function startRunningServer(
+  world: ServerWorld,
+  name: string,
+): Promise<{ server: Server; socket: TestSocket }> {
+  const { panel, daemon, owner, ownerClient } = world;
+  const app = await applicationClient(panel);
+  const created = await app.post(
+    '/api/application/servers',
+    serverBody(owner, world.egg, await freeAllocation(panel.ctx, daemon.node), { name }),
+  );
+  expect(created.status, created.text).toBe(201);
+  const server = (await panel.ctx.repositories.servers.findByIdentifier(created.body.attributes.identifier))!;
+  const base = `/api/client/servers/${server.uuid_short}`;
+  await waitUntil(
+    'the installation',
+    () => ownerClient.get(base),
+    (r) => r.body.attributes.status === null,
+    120_000,
+  );
+  const { token, socket: socketUrl } = (await ownerClient.get(`${base}/websocket`)).body.data;
+  const socket = await TestSocket.open(socketUrl, panel.url);
+  socket.send('auth', token);
+  await socket.waitFor((m) => m.event === 'auth success');
+  const from = socket.mark();
+  expect((await ownerClient.post(`${base}/power`, { signal: 'start' })).status).toBe(204);
+  await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 60_000, from);
+  return { server, socket };
 }

@@ -7,16 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../../db/types.ts';
 import { ScheduleRunner } from '../../jobs/schedule-runner.ts';
 import {
-  freeAllocation,
-  serverBody,
+  startRunningServer,
   startServerWorld,
   waitUntil,
   type ServerWorld,
 } from '../../test-support/daemon-servers.ts';
-import { applicationClient } from '../../test-support/fixtures.ts';
 import { freePort } from '../../test-support/daemon.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
-import { TestSocket, type SocketMessage } from '../../test-support/socket.ts';
+import type { SocketMessage, TestSocket } from '../../test-support/socket.ts';
 
 // The schedule runner against a real daemon (issue 15): a running server of the built-in game
 // egg echoes `say` commands on its console, which is how runs are seen and counted. A second
@@ -87,28 +85,8 @@ async function settled(): Promise<void> {
 
 beforeAll(async () => {
   world = await startServerWorld({ env: { BACKUP_THROTTLE_PERIOD: '0' } });
-  const { panel, daemon, owner, ownerClient } = world;
-  const app = await applicationClient(panel);
-  const created = await app.post(
-    '/api/application/servers',
-    serverBody(owner, world.egg, await freeAllocation(panel.ctx, daemon.node), { name: 'Scheduled world' }),
-  );
-  expect(created.status, created.text).toBe(201);
-  running = (await panel.ctx.repositories.servers.findByIdentifier(created.body.attributes.identifier))!;
-  const base = `/api/client/servers/${running.uuid_short}`;
-  await waitUntil(
-    'the installation',
-    () => ownerClient.get(base),
-    (r) => r.body.attributes.status === null,
-    120_000,
-  );
-  const { token, socket: socketUrl } = (await ownerClient.get(`${base}/websocket`)).body.data;
-  socket = await TestSocket.open(socketUrl, panel.url);
-  socket.send('auth', token);
-  await socket.waitFor((m) => m.event === 'auth success');
-  const from = socket.mark();
-  expect((await ownerClient.post(`${base}/power`, { signal: 'start' })).status).toBe(204);
-  await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 60_000, from);
+  ({ server: running, socket } = await startRunningServer(world, 'Scheduled world'));
+  const { panel } = world;
   await panel.ctx.repositories.servers.update(world.server.id, { backup_limit: 1 });
   runner = new ScheduleRunner(panel.ctx, { tickMs: 500, leaseMs: 10_000 });
   runner.start();

@@ -3,15 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../../db/types.ts';
 import { ScheduleRunner } from '../../jobs/schedule-runner.ts';
 import { expectError, type TestClient } from '../../test-support/client.ts';
-import {
-  freeAllocation,
-  serverBody,
-  startServerWorld,
-  waitUntil,
-  type ServerWorld,
-} from '../../test-support/daemon-servers.ts';
-import { applicationClient, subuserClient } from '../../test-support/fixtures.ts';
-import { TestSocket, type SocketMessage } from '../../test-support/socket.ts';
+import { startRunningServer, startServerWorld, type ServerWorld } from '../../test-support/daemon-servers.ts';
+import { subuserClient } from '../../test-support/fixtures.ts';
+import type { SocketMessage, TestSocket } from '../../test-support/socket.ts';
 
 // CVE-2026-86177: a subuser with only `schedule.update` saved tasks that ran commands, power
 // actions or backups. A task's action needs its own permission when it is saved (403) and, for
@@ -50,28 +44,8 @@ const taskCount = async (id: number) =>
 
 beforeAll(async () => {
   world = await startServerWorld();
-  const { panel, daemon, owner, ownerClient } = world;
-  const app = await applicationClient(panel);
-  const created = await app.post(
-    '/api/application/servers',
-    serverBody(owner, world.egg, await freeAllocation(panel.ctx, daemon.node), { name: 'Task permissions' }),
-  );
-  expect(created.status, created.text).toBe(201);
-  running = (await panel.ctx.repositories.servers.findByIdentifier(created.body.attributes.identifier))!;
-  const base = `/api/client/servers/${running.uuid_short}`;
-  await waitUntil(
-    'the installation',
-    () => ownerClient.get(base),
-    (r) => r.body.attributes.status === null,
-    120_000,
-  );
-  const { token, socket: socketUrl } = (await ownerClient.get(`${base}/websocket`)).body.data;
-  socket = await TestSocket.open(socketUrl, panel.url);
-  socket.send('auth', token);
-  await socket.waitFor((m) => m.event === 'auth success');
-  const from = socket.mark();
-  expect((await ownerClient.post(`${base}/power`, { signal: 'start' })).status).toBe(204);
-  await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 60_000, from);
+  ({ server: running, socket } = await startRunningServer(world, 'Task permissions'));
+  const { panel } = world;
   // Backup tasks are refused outright on a server whose backup limit is 0.
   await panel.ctx.repositories.servers.update(running.id, { backup_limit: 1 });
   runner = new ScheduleRunner(panel.ctx, { tickMs: 500, leaseMs: 10_000 });
