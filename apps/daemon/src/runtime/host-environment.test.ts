@@ -52,6 +52,27 @@ async function processesHolding(needle: string): Promise<{ pid: number; uid: num
   return found;
 }
 
+/** The game's settings with `secret` as a variable, passed on its command line too. */
+const seededSettings = (secret: string) => ({
+  environment: { GAME_FILE: 'game.js', WORLD_SEED: secret },
+  invocation: 'node {{GAME_FILE}} --seed {{WORLD_SEED}}',
+});
+
+/** `secret` is held by the running game and by no process of another uid. */
+async function expectOnlyTheGameHolds(stack: Stack, secret: string): Promise<void> {
+  const holders = await processesHolding(secret);
+  // The game itself has it (the value was delivered)…
+  expect(holders.some((p) => p.comm === 'node' && p.uid === stack.config.runtime.uid)).toBe(true);
+  // …and nothing else: no bwrap, setpriv or shell of the daemon's, no process of another uid.
+  expect(holders.filter((p) => p.uid !== stack.config.runtime.uid)).toEqual([]);
+}
+
+/** Kills the server behind `ws` and waits until it reports offline. */
+async function killServer(ws: Awaited<ReturnType<Stack['startedWs']>>): Promise<void> {
+  ws.send('set state', 'kill');
+  await ws.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000, ws.messages.length - 1);
+}
+
 let markers: string;
 let library: string;
 beforeAll(async () => {
@@ -154,34 +175,17 @@ describe('server variables never reach a host process', () => {
       'utf8',
     );
     expect(installLog).toMatch(/variable LD_PRELOAD was not passed to the installer/u);
-    ws.send('set state', 'kill');
-    await ws.waitFor(
-      (m) => m.event === 'status' && m.args?.[0] === 'offline',
-      10_000,
-      ws.messages.length - 1,
-    );
+    await killServer(ws);
   }, 120_000);
 
   it("a variable's value is only in the game's own processes, never in a root process's argv or environment", async () => {
     const secret = `talon-secret-${randomBytes(8).toString('hex')}`;
     const uuid = await stack.createInstalled(undefined, {
-      settings: {
-        environment: { GAME_FILE: 'game.js', WORLD_SEED: secret },
-        invocation: 'node {{GAME_FILE}} --seed {{WORLD_SEED}}',
-      },
+      settings: seededSettings(secret),
     });
     const ws = await stack.startedWs(uuid);
-    const holders = await processesHolding(secret);
-    // The game itself has it (the value was delivered)…
-    expect(holders.some((p) => p.comm === 'node' && p.uid === stack.config.runtime.uid)).toBe(true);
-    // …and nothing else: no bwrap, setpriv or shell of the daemon's, no process of another uid.
-    expect(holders.filter((p) => p.uid !== stack.config.runtime.uid)).toEqual([]);
-    ws.send('set state', 'kill');
-    await ws.waitFor(
-      (m) => m.event === 'status' && m.args?.[0] === 'offline',
-      10_000,
-      ws.messages.length - 1,
-    );
+    await expectOnlyTheGameHolds(stack, secret);
+    await killServer(ws);
   }, 120_000);
 });
 
@@ -199,24 +203,14 @@ describe('server variables when running unconfined', () => {
   it('reach the game only, after the privilege drop', async () => {
     const secret = `talon-secret-${randomBytes(8).toString('hex')}`;
     const uuid = await stack.createInstalled(undefined, {
-      settings: {
-        environment: { GAME_FILE: 'game.js', WORLD_SEED: secret },
-        invocation: 'node {{GAME_FILE}} --seed {{WORLD_SEED}}',
-      },
+      settings: seededSettings(secret),
       // No /mnt/server without the sandbox: the server directory is HOME.
       script: `#!/bin/sh\nset -e\ncd "$HOME"\ncat > game.js <<'GAME'\n${GAME_JS}\nGAME\n`,
     });
     expect(stack.remote.installReports.find((r) => r.uuid === uuid)?.successful).toBe(true);
     expect(stack.daemon.driver.info.confinement).toBe('none');
     const ws = await stack.startedWs(uuid);
-    const holders = await processesHolding(secret);
-    expect(holders.some((p) => p.comm === 'node' && p.uid === stack.config.runtime.uid)).toBe(true);
-    expect(holders.filter((p) => p.uid !== stack.config.runtime.uid)).toEqual([]);
-    ws.send('set state', 'kill');
-    await ws.waitFor(
-      (m) => m.event === 'status' && m.args?.[0] === 'offline',
-      10_000,
-      ws.messages.length - 1,
-    );
+    await expectOnlyTheGameHolds(stack, secret);
+    await killServer(ws);
   }, 120_000);
 });
