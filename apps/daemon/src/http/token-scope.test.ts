@@ -52,6 +52,18 @@ describe('token scope: each route accepts only its own purpose (real daemon)', (
   };
   const download = (t: string): Promise<Response> =>
     fetch(`${stack.url}/download/file?token=${encodeURIComponent(t)}`);
+  /** Backs the server up (the daemon's own adapter) and waits for the report; its uuid. */
+  const backedUp = async (): Promise<string> => {
+    const id = randomUUID();
+    const made = await stack.api('POST', `/api/servers/${uuid}/backup`, {
+      adapter: 'wings',
+      uuid: id,
+      ignore: '',
+    });
+    expect(made.status).toBe(202);
+    await waitUntil(() => stack.remote.backupReports.some((r) => r.uuid === id), 30_000, 'backup report');
+    return id;
+  };
   /** The entry names of a downloaded .tar.gz. */
   const entryNames = async (res: Response): Promise<string[]> => {
     const extract = tarStream.extract();
@@ -120,14 +132,7 @@ describe('token scope: each route accepts only its own purpose (real daemon)', (
 
   it("a backup-download URL serves only its own server's backup (another server's is not found)", async () => {
     await writeFile(path.join(dir, 'in-backup.txt'), 'data');
-    const id = randomUUID();
-    const made = await stack.api('POST', `/api/servers/${uuid}/backup`, {
-      adapter: 'wings',
-      uuid: id,
-      ignore: '',
-    });
-    expect(made.status).toBe(202);
-    await waitUntil(() => stack.remote.backupReports.some((r) => r.uuid === id), 30_000, 'backup report');
+    const id = await backedUp();
     const other = await stack.createInstalled();
     // a URL signed for another server of this node, naming this server's backup
     const stranger = await backup(
@@ -147,14 +152,7 @@ describe('token scope: each route accepts only its own purpose (real daemon)', (
     await writeFile(path.join(dir, 'world', 'region', 'r.mca'), 'r');
     await writeFile(path.join(dir, 'world', 'level.dat'), 'level');
     await writeFile(path.join(dir, 'server.js'), 'secret');
-    const id = randomUUID();
-    const made = await stack.api('POST', `/api/servers/${uuid}/backup`, {
-      adapter: 'wings',
-      uuid: id,
-      ignore: '',
-    });
-    expect(made.status).toBe(202);
-    await waitUntil(() => stack.remote.backupReports.some((r) => r.uuid === id), 30_000, 'backup report');
+    const id = await backedUp();
 
     const scoped = await backup(
       await token({ scope: 'backup-download', backup_uuid: id, file_scope: ['/plugins', '/world/region'] }),
