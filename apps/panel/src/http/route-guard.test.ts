@@ -5,7 +5,13 @@ import type { Server, User } from '../db/types.ts';
 import { APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.service.ts';
 import { applicationClient, everyKeyOf } from '../modules/application/testing.ts';
 import type { TestClient } from '../test-support/client.ts';
-import { addSubuser, nodeAndEgg, serverRow } from '../test-support/fixtures.ts';
+import {
+  addSubuser,
+  databaseRow,
+  nodeAndEgg,
+  serverRow,
+  unreachableDatabaseHost,
+} from '../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../test-support/panel.ts';
 import { registerErrorHandling } from './error-handler.ts';
 import { registerRouteGuards, routeTable, type DeclaredRoute } from './route-guard.ts';
@@ -92,39 +98,13 @@ beforeAll(async () => {
   server = await serverRow(panel.ctx, node, egg, owner.id);
   await addSubuser(panel.ctx, server, subuser, []);
   // A database of the server (its host is never contacted: the guard answers first).
+  databaseId = await databaseRow(panel.ctx, {
+    serverId: server.id,
+    hostId: await unreachableDatabaseHost(panel.ctx, 'guard'),
+    database: 's1_guard',
+    username: 'u1_guard',
+  });
   const at = new Date().toISOString();
-  const host = await db()
-    .insertInto('database_hosts')
-    .values({
-      name: 'guard',
-      engine: 'mysql',
-      host: '127.0.0.1',
-      port: 1,
-      username: 'x',
-      password: 'x',
-      max_databases: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  databaseId = (
-    await db()
-      .insertInto('databases')
-      .values({
-        server_id: server.id,
-        database_host_id: host.id,
-        database: 's1_guard',
-        username: 'u1_guard',
-        remote: '%',
-        password: 'x',
-        max_connections: 0,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
-  ).id;
   // A backup of the server, for the `:backup` routes.
   backupUuid = crypto.randomUUID();
   await db()

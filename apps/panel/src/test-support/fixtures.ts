@@ -209,3 +209,51 @@ export async function activityAbout(ctx: AppContext, subject: { type: string; id
       .map((s) => `${s.subject_type}:${s.subject_id}`),
   }));
 }
+
+/**
+ * A MariaDB database host row that is never contacted (port 1 would refuse anyway): for probes
+ * the panel must answer before any call to the host. Its id.
+ */
+export async function unreachableDatabaseHost(ctx: AppContext, name: string): Promise<number> {
+  const at = new Date().toISOString();
+  const host = await ctx.db.db
+    .insertInto('database_hosts')
+    .values({
+      name,
+      engine: 'mysql',
+      host: '127.0.0.1',
+      port: 1,
+      username: 'x',
+      password: 'x',
+      max_databases: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return host.id;
+}
+
+/** A server's database row on `hostId` (nothing is created on the host). Its id. */
+export async function databaseRow(
+  ctx: AppContext,
+  row: { serverId: number; hostId: number; database: string; username: string },
+): Promise<number> {
+  const at = new Date().toISOString();
+  const inserted = await ctx.db.db
+    .insertInto('databases')
+    .values({
+      server_id: row.serverId,
+      database_host_id: row.hostId,
+      database: row.database,
+      username: row.username,
+      remote: '%',
+      password: 'x',
+      max_connections: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}

@@ -3,6 +3,7 @@ import type { User } from '../../db/types.ts';
 import { NOT_FOUND_RECORD } from '../../http/errors.ts';
 import { routeTable, type DeclaredRoute } from '../../http/route-guard.ts';
 import type { TestClient } from '../../test-support/client.ts';
+import { databaseRow, unreachableDatabaseHost } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { ALL_APPLICATION_RIGHTS, applicationClient, insertNode, insertServer } from './testing.ts';
 
@@ -23,25 +24,8 @@ let admin: User;
 let api: TestClient;
 const db = () => panel.ctx.db.db;
 
-async function insertDatabase(serverId: number, hostId: number, name: string): Promise<number> {
-  const at = new Date().toISOString();
-  const row = await db()
-    .insertInto('databases')
-    .values({
-      server_id: serverId,
-      database_host_id: hostId,
-      database: name,
-      username: `u_${name}`,
-      remote: '%',
-      password: 'x',
-      max_connections: 0,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
+const insertDatabase = (serverId: number, hostId: number, name: string): Promise<number> =>
+  databaseRow(panel.ctx, { serverId, hostId, database: name, username: `u_${name}` });
 
 async function insertVariable(eggId: number): Promise<number> {
   const at = new Date().toISOString();
@@ -119,23 +103,8 @@ beforeAll(async () => {
     nodeId: nodeB.nodeId,
     allocationId: nodeB.allocationId,
   });
-  const at = new Date().toISOString();
-  // The host is never contacted: the parent check answers first (port 1 would refuse anyway).
-  const host = await db()
-    .insertInto('database_hosts')
-    .values({
-      name: 'nested',
-      engine: 'mysql',
-      host: '127.0.0.1',
-      port: 1,
-      username: 'x',
-      password: 'x',
-      max_databases: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  // The host is never contacted: the parent check answers first.
+  const hostId = await unreachableDatabaseHost(panel.ctx, 'nested');
   const eggOf = (serverId: number) =>
     db()
       .selectFrom('servers')
@@ -144,8 +113,8 @@ beforeAll(async () => {
       .executeTakeFirstOrThrow();
   const [a, b] = [await eggOf(serverA), await eggOf(serverB)];
   families.set('/api/application/servers/', {
-    a: { id: String(serverA), db: String(await insertDatabase(serverA, host.id, 's_a')) },
-    b: { id: String(serverB), db: String(await insertDatabase(serverB, host.id, 's_b')) },
+    a: { id: String(serverA), db: String(await insertDatabase(serverA, hostId, 's_a')) },
+    b: { id: String(serverB), db: String(await insertDatabase(serverB, hostId, 's_b')) },
   });
   families.set('/api/application/nodes/', {
     a: { id: String(nodeA.nodeId), allocation: String(nodeA.allocationId) },

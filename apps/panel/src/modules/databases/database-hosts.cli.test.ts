@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { decrypt } from '../../lib/crypto.ts';
 import { startTestCli, type TestCli } from '../../test-support/cli.ts';
 import { mysqlAdmin, uniqueDatabaseName } from '../../test-support/database-hosts.ts';
-import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
+import { databaseRow, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 
 // database-host:create, :list and :delete as an operator runs them, against the real MariaDB.
 let testCli: TestCli;
@@ -82,29 +82,19 @@ describe('database-host CLI', () => {
         })
       ).user.id,
     );
-    const at = new Date().toISOString();
-    const db = await ctx.db.db
-      .insertInto('databases')
-      .values({
-        server_id: server.id,
-        database_host_id: row.id,
-        database: 's1_x',
-        username: 'u1_x',
-        remote: '%',
-        password: 'x',
-        max_connections: 0,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const databaseId = await databaseRow(ctx, {
+      serverId: server.id,
+      hostId: row.id,
+      database: 's1_x',
+      username: 'u1_x',
+    });
     const kept = await cli('database-host:delete', '--id', String(row.id));
     expect(kept).toMatchObject({
       code: 1,
       stderr:
         'database-host:delete: Cannot delete a database host that still has databases: delete its databases first.\n',
     });
-    await ctx.db.db.deleteFrom('databases').where('id', '=', db.id).execute();
+    await ctx.db.db.deleteFrom('databases').where('id', '=', databaseId).execute();
     expect(await cli('database-host:delete', '--id', String(row.id))).toMatchObject({
       code: 0,
       stdout: `Deleted database host ${row.id}.\n`,
