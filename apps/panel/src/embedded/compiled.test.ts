@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test-support/daemon.ts';
+import { embeddedPanelEnv, freePort } from '../test-support/daemon.ts';
 import { descendantsOf } from '../test-support/processes.ts';
 import { localDaemonArgs } from './local-daemon.ts';
 
@@ -37,17 +37,7 @@ beforeAll(async () => {
   expect(web.status, `${web.stdout}${web.stderr}`).toBe(0);
   // Below the ephemeral range and apart from the test daemons' (10000–17999) and browser tests' blocks.
   const allocation = 19_000 + Math.floor(Math.random() * 100) * 10;
-  env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: `sqlite:${path.join(dataDir, 'panel.sqlite')}`,
-    PORT: String(await freePort()),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    LOCAL_DAEMON_PORT: String(await freePort()),
-    LOCAL_SFTP_PORT: String(await freePort()),
-    LOCAL_ALLOCATIONS: `${allocation}-${allocation + 4}`,
-  };
+  env = await embeddedPanelEnv({ dataDir, allocation, daemonPort: await freePort() });
   panel = spawn(process.execPath, ['apps/panel/dist/main.js'], { cwd: root, env });
   panel.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   panel.stderr!.on('data', (c: Buffer) => (output += c.toString()));

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test-support/daemon.ts';
+import { embeddedPanelEnv, freePort } from '../test-support/daemon.ts';
 import { descendantsOf } from '../test-support/processes.ts';
 
 // Issue 23 item 5: a panel killed with SIGKILL (OOM killer, `kill -9`) left its local daemon running
@@ -52,17 +52,7 @@ describe('a panel killed with SIGKILL', () => {
     // The panel's entry point run by Node with tsx loaded, as `npm start` runs its bundle.
     const panel = spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], {
       cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        DATABASE_URL: `sqlite:${path.join(dataDir, 'panel.sqlite')}`,
-        PORT: String(await freePort()),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        LOCAL_DAEMON_PORT: String(daemonPort),
-        LOCAL_SFTP_PORT: String(await freePort()),
-        LOCAL_ALLOCATIONS: `${allocation}-${allocation + 4}`,
-      },
+      env: await embeddedPanelEnv({ dataDir, allocation, daemonPort }),
     });
     let output = '';
     // The daemon writes to the panel's stdout, which it inherited: it is still read after the panel died.

@@ -22,6 +22,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The environment of a panel process run with its embedded local daemon: SQLite in `dataDir`,
+ * free ports for the panel and SFTP, and five allocations from `allocation`.
+ */
+export async function embeddedPanelEnv(opts: {
+  dataDir: string;
+  allocation: number;
+  daemonPort: number;
+}): Promise<Record<string, string>> {
+  return {
+    ...process.env,
+    DATA_DIR: opts.dataDir,
+    DATABASE_URL: `sqlite:${path.join(opts.dataDir, 'panel.sqlite')}`,
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    LOCAL_DAEMON_PORT: String(opts.daemonPort),
+    LOCAL_SFTP_PORT: String(await freePort()),
+    LOCAL_ALLOCATIONS: `${opts.allocation}-${opts.allocation + 4}`,
+  };
+}
+
 export interface TestDaemon {
   node: Node;
   child: ChildProcess;
