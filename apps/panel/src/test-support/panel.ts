@@ -45,6 +45,13 @@ function freePort(host: string): Promise<number> {
   });
 }
 
+/** The configuration that lets clients pick their own allocations, from ports `first`–`last`. */
+export const clientAllocationsEnv = ([first, last]: readonly number[]): Record<string, string> => ({
+  PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: 'true',
+  PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START: String(first),
+  PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: String(last),
+});
+
 /**
  * A real panel on a fresh database, listening on a loopback port, so tests go through real HTTP
  * (cookies, client IPs, headers) exactly as clients do. `env` overrides configuration variables.

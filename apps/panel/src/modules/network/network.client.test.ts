@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Allocation, Egg, Node, Server, User } from '../../db/types.ts';
 import { TestClient } from '../../test-support/client.ts';
 import { addSubuser, nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { clientAllocationsEnv, startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // The client network routes on the panel alone: the node of these servers has no daemon, so the
 // sync after a change fails and is only logged (as for the application API's build changes).
@@ -91,11 +91,7 @@ const NOT_FOUND = error(
 );
 
 beforeAll(async () => {
-  panel = await startTestPanel({
-    PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: 'true',
-    PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START: String(RANGE[0]),
-    PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: String(RANGE[1]),
-  });
+  panel = await startTestPanel(clientAllocationsEnv(RANGE));
   ({ node, egg } = await nodeAndEgg(panel.ctx, NODE_PORTS));
   owner = await panel.createUser({ username: 'owner' });
   const reader = await panel.createUser({ username: 'reader' });
@@ -106,7 +102,12 @@ beforeAll(async () => {
   other = await serverRow(panel.ctx, node, egg, stranger.id);
   primaryId = server.allocation_id;
   await addSubuser(panel.ctx, server, reader, ['allocation.read']);
-  await addSubuser(panel.ctx, server, manager, ['allocation.read', 'allocation.create', 'allocation.update', 'allocation.delete']);
+  await addSubuser(panel.ctx, server, manager, [
+    'allocation.read',
+    'allocation.create',
+    'allocation.update',
+    'allocation.delete',
+  ]);
   await addSubuser(panel.ctx, server, updater, ['allocation.update']);
   ownerClient = await panel.signedIn(owner);
   updaterClient = await panel.signedIn(updater);

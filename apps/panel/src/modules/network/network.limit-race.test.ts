@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { expectError, type Res, type TestClient } from '../../test-support/client.ts';
 import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import { clientAllocationsEnv, startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 
 // CVE-2025-69198 / CVE-2026-35202: parallel client allocation creates raced past
 // `allocation_limit` (count, then assign). Eight requests at once through real HTTP against a
@@ -37,11 +37,7 @@ function expectOneWinner(results: Res[]) {
 }
 
 beforeAll(async () => {
-  panel = await startTestPanel({
-    PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: 'true',
-    PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START: String(RANGE[0]),
-    PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: String(RANGE[1]),
-  });
+  panel = await startTestPanel(clientAllocationsEnv(RANGE));
   ({ node, egg } = await nodeAndEgg(panel.ctx, NODE_PORTS));
   owner = await panel.createUser({ username: 'owner' });
   client = await panel.signedIn(owner);
