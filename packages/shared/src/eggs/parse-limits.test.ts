@@ -2,6 +2,7 @@
 // parser far more than its size. Egg text is measured and scanned before any parser sees it; each
 // refusal is one error in words, as for any other bad file.
 import { describe, expect, it } from 'vitest';
+import { billionLaughs } from './hostile-eggs.fixture.ts';
 import { EGG_FILE_MAX_CHARS, formatEggError, parseEgg } from './index.ts';
 
 const messages = (text: string) => {
@@ -9,16 +10,6 @@ const messages = (text: string) => {
   expect(result.ok).toBe(false);
   return result.ok ? [] : result.errors.map(formatEggError);
 };
-
-/** The classic alias bomb: nine levels of nine aliases, a billion strings once expanded. */
-function billionLaughs(): string {
-  const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let level = 1; level < 10; level++) {
-    const [prev, name] = [String.fromCharCode(96 + level), String.fromCharCode(97 + level)];
-    lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
-  }
-  return `meta: { version: PTDL_v2 }\n${lines.join('\n')}\n`;
-}
 
 describe('egg file limits, before parsing', () => {
   it('refuses a 9 MB YAML file unread', () => {

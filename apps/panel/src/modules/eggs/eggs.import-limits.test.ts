@@ -1,3 +1,4 @@
+import { billionLaughs } from '@talon/shared/eggs/hostile-eggs.fixture';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestClient } from '../../test-support/client.ts';
 import { applicationClient } from '../../test-support/fixtures.ts';
@@ -17,16 +18,6 @@ function detailsOf(res: { status: number; text: string; body: any }) {
   return (res.body.errors as { detail: string; meta: { source_field: string } }[]).map(
     (e) => `${e.meta.source_field}|${e.detail}`,
   );
-}
-
-/** Nine levels of nine aliases: a billion strings once expanded. */
-function billionLaughs(): string {
-  const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-  for (let level = 1; level < 10; level++) {
-    const [prev, name] = [String.fromCharCode(96 + level), String.fromCharCode(97 + level)];
-    lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
-  }
-  return `meta: { version: PTDL_v2 }\n${lines.join('\n')}\n`;
 }
 
 beforeAll(async () => {
