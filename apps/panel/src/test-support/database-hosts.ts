@@ -115,15 +115,20 @@ export async function connectPostgres(c: { username: string; password: string; d
   return client;
 }
 
-/** Whether a database exists on the MariaDB test host. */
-export async function mysqlDatabaseExists(name: string): Promise<boolean> {
+/** Connects to the MariaDB test host as its administrator (no database selected). */
+export async function connectMysqlAdmin() {
   const admin = await mysqlAdmin();
-  const c = await mysql.createConnection({
+  return mysql.createConnection({
     host: admin.host,
     port: admin.port,
     user: admin.username,
     password: admin.password,
   });
+}
+
+/** Whether a database exists on the MariaDB test host. */
+export async function mysqlDatabaseExists(name: string): Promise<boolean> {
+  const c = await connectMysqlAdmin();
   try {
     const [rows] = await c.query(
       'SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',

@@ -1,8 +1,11 @@
-import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, Node, Server, User } from '../../db/types.ts';
 import { expectError, type Res, type TestClient } from '../../test-support/client.ts';
-import { mysqlAdmin, registerDatabaseHosts, uniqueDatabaseName } from '../../test-support/database-hosts.ts';
+import {
+  connectMysqlAdmin,
+  registerDatabaseHosts,
+  uniqueDatabaseName,
+} from '../../test-support/database-hosts.ts';
 import { nodeAndEgg, serverRow } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { databaseServices } from './databases.wiring.ts';
@@ -51,13 +54,7 @@ function createAtOnce(servers: Server[], prefix: string): Promise<Res[]> {
 
 /** Databases on the MariaDB host whose names contain `prefix`, and the users granted on them. */
 async function onHost(prefix: string): Promise<{ databases: string[]; users: string[] }> {
-  const admin = await mysqlAdmin();
-  const c = await mysql.createConnection({
-    host: admin.host,
-    port: admin.port,
-    user: admin.username,
-    password: admin.password,
-  });
+  const c = await connectMysqlAdmin();
   try {
     const like = `%\\_${prefix}n%`;
     const [dbs] = await c.query(
