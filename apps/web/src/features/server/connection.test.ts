@@ -171,6 +171,17 @@ class FakeWebSocket {
   }
 }
 
+/** Starts the console with `fetch` answering for credentials; the first socket, opened. */
+async function openedFirstSocket(fetch: typeof globalThis.fetch): Promise<FakeWebSocket> {
+  vi.stubGlobal('fetch', fetch);
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  renderHook(() => useServerConnection('abcd1234', true, () => undefined));
+  await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(1));
+  const first = FakeWebSocket.made[0]!;
+  first.open();
+  return first;
+}
+
 describe('opening the live connection', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
@@ -238,12 +249,7 @@ describe('starting the connection afresh after a transfer', () => {
         ),
       ),
     );
-    vi.stubGlobal('fetch', fetch);
-    vi.stubGlobal('WebSocket', FakeWebSocket);
-    renderHook(() => useServerConnection('abcd1234', true, () => undefined));
-    await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(1));
-    const first = FakeWebSocket.made[0]!;
-    first.open();
+    const first = await openedFirstSocket(fetch);
     expect(first.sent).toEqual([JSON.stringify({ event: 'auth', args: ['t1'] })]);
     first.play('auth success');
     expect(useServerStore.getState().connected).toBe(true);
@@ -279,12 +285,7 @@ describe('a node that ends the connection because access was withdrawn (deauthor
         ),
       ),
     );
-    vi.stubGlobal('fetch', fetch);
-    vi.stubGlobal('WebSocket', FakeWebSocket);
-    renderHook(() => useServerConnection('abcd1234', true, () => undefined));
-    await vi.waitFor(() => expect(FakeWebSocket.made).toHaveLength(1));
-    const first = FakeWebSocket.made[0]!;
-    first.open();
+    const first = await openedFirstSocket(fetch);
     first.play('auth success');
     // The daemon closes with 1008 "access withdrawn": not a final code, so the page comes back.
     first.readyState = 3;
