@@ -2,7 +2,7 @@
 // an operator runs them (real processes on a real database); refusals use the API's words.
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nodeSetupService } from '../modules/nodes/node-setup.wiring.ts';
 import { gameServerEgg, serverRow } from '../test-support/fixtures.ts';
 import { startTestCli, type TestCli } from '../test-support/cli.ts';
@@ -10,6 +10,10 @@ import { commands } from './commands.ts';
 import { commandHelp } from './help.ts';
 
 let cli: TestCli;
+
+// Each test runs the CLI several times as separate processes (a TypeScript start each); on a loaded
+// machine running the PostgreSQL suite beside the browser tests, that took longer than the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 beforeAll(async () => {
   cli = await startTestCli();
