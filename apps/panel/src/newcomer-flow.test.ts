@@ -125,5 +125,5 @@ describe('the newcomer flow', () => {
     socket.send('set state', 'stop');
     await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'offline', 30_000, stop);
     socket.close();
-  });
+  }, 120_000); // a whole `npm start` panel, three CLI processes, an install and a start/stop
 });
