@@ -159,15 +159,19 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
     await enable.focus();
     await page.keyboard.press('Enter');
     await page.getByRole('dialog').waitFor();
-    expect(await focusInDialog(page), 'the dialog did not take the focus').toBe(true);
+    // The dialog moves the focus once it has mounted: wait for it rather than read it at once.
+    await expect.poll(() => focusInDialog(page), { message: 'the dialog did not take the focus' }).toBe(true);
     // The secret loads after the dialog opens: walk it once its controls are all there.
     await page.getByLabel('Authentication Code').waitFor();
+    await page.getByRole('dialog').getByTitle('Click to copy').waitFor();
     await expectFocusKeptInDialog(page);
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    expect(await enable.evaluate((el) => el === document.activeElement), 'focus not back on Enable').toBe(
-      true,
-    );
+    await expect
+      .poll(() => enable.evaluate((el) => el === document.activeElement), {
+        message: 'focus not back on Enable',
+      })
+      .toBe(true);
 
     await page.goto(`${panel.url}/account/api`);
     await page.getByRole('button', { name: 'Create' }).waitFor();
@@ -178,7 +182,9 @@ describe('keyboard only: the console and the file manager in Chromium (real pane
     await page.keyboard.type('keyboard key');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Your API Key' }).waitFor();
-    expect(await focusInDialog(page), 'the new key dialog did not take the focus').toBe(true);
+    await expect
+      .poll(() => focusInDialog(page), { message: 'the new key dialog did not take the focus' })
+      .toBe(true);
     await expectFocusKeptInDialog(page);
     await page.getByRole('button', { name: 'Close' }).focus();
     await page.keyboard.press('Enter');
