@@ -14,6 +14,7 @@ import { registerPullRoutes } from './files-pull.ts';
 import { registerSignedUrlRoutes } from './signed-urls.ts';
 import { registerDeauthorizeRoute, type UserSessions } from './deauthorize.ts';
 import { registerBackupRoutes } from '../backups/routes.ts';
+import { registerInstallLogRoute } from './install-log.ts';
 import type { ActivityBatch } from '../panel/activity-batch.ts';
 import type { RemoteClient } from '../panel/client.ts';
 import type { Logger } from 'pino';
@@ -93,6 +94,7 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   registerFileOperationRoutes(app, config, withServer);
   registerPullRoutes(app, config, withServer);
   registerSignedUrlRoutes(app, config, manager, deps.activity, deps.denylist);
+  registerInstallLogRoute(app, config, withServer);
   registerDeauthorizeRoute(app, { denylist: deps.denylist, sessions: deps.sessions, log: deps.log });
   registerBackupRoutes(
     app,

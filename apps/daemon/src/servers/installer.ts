@@ -9,6 +9,12 @@ import type { RuntimeDriver } from '../runtime/driver.ts';
 import { LineSplitter } from './console.ts';
 import { buildEnvironment } from './environment.ts';
 import { resolveInstallInterpreter } from './install-interpreter.ts';
+import {
+  beginInstallRecord,
+  endInstallRecord,
+  writeInstallLog,
+  type InstallOutputTail,
+} from './install-log.ts';
 import { ServerError } from './errors.ts';
 import type { Server } from './server.ts';
 
@@ -31,6 +37,12 @@ export async function runInstall(server: Server, reinstall: boolean, deps: Insta
   if (server.installing) throw new ServerError('install: cannot obtain installation lock', 409);
   server.installing = true;
   let successful = false;
+  const output = beginInstallRecord(server);
+  // Every line of the install goes to the admin's console and to the log kept for the server view.
+  const say = (line: string) => {
+    output.push(line);
+    server.bus.emit('install output', line);
+  };
   try {
     // The directory exists once a server is installed, even without a script: files can be
     // written into it (an accepted EULA, an upload) before the first start.
@@ -39,12 +51,17 @@ export async function runInstall(server: Server, reinstall: boolean, deps: Insta
       successful = true;
     } else {
       server.bus.emit('install started');
-      successful = await execute(server, deps);
+      successful = await execute(server, deps, output, say);
     }
   } catch (err) {
     deps.log.error({ err, server: server.uuid }, 'installation failed');
-    server.bus.emit('install output', `installation failed: ${(err as Error).message}`);
+    say(`installation failed: ${(err as Error).message}`);
+    // A failure before the script ran (no script from the panel, the runtime refused) is logged too.
+    await writeInstallLog(deps.config, server.uuid, failureHeader(server.uuid), output).catch((e: Error) =>
+      deps.log.error({ err: e, server: server.uuid }, 'could not write the install log'),
+    );
   } finally {
+    endInstallRecord(server, successful);
     server.installing = false;
   }
   try {
@@ -57,15 +74,24 @@ export async function runInstall(server: Server, reinstall: boolean, deps: Insta
   return successful;
 }
 
-async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
+async function execute(
+  server: Server,
+  deps: InstallerDeps,
+  output: InstallOutputTail,
+  say: (line: string) => void,
+): Promise<boolean> {
   const { config, driver, remote } = deps;
   const script = await remote.getInstallScript(server.uuid);
   const interpreter = resolveInstallInterpreter(script.entrypoint);
   if ('refused' in interpreter) {
-    const line = `installation refused: ${interpreter.refused}`;
-    server.bus.emit('install output', line);
+    say(`installation refused: ${interpreter.refused}`);
     deps.log.warn({ server: server.uuid, entrypoint: script.entrypoint }, 'install entrypoint refused');
-    await writeInstallLog(config, server.uuid, [...logHeader(server.uuid, script, 'refused'), line]);
+    await writeInstallLog(
+      config,
+      server.uuid,
+      [...logHeader(server.uuid, script, 'refused'), 'output:'],
+      output,
+    );
     return false;
   }
   const tmp = path.join(config.system.tmp_directory, assertUuid(server.uuid));
@@ -79,14 +105,11 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
   if (process.getuid?.() === 0) await chown(tmp, config.runtime.uid, config.runtime.gid);
 
   const inside = driver.insidePaths('install', server.dir, tmp);
-  const output: string[] = [];
   const env = buildEnvironment(server.config, {
     timezone: config.system.timezone,
     home: inside.root,
     onRefused: (name, why) => {
-      const line = `variable ${name} was not passed to the installer: ${why}`;
-      output.push(line);
-      server.bus.emit('install output', line);
+      say(`variable ${name} was not passed to the installer: ${why}`);
       deps.log.warn({ server: server.uuid, variable: name }, 'egg variable refused');
     },
   });
@@ -107,18 +130,12 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
       cpuPercent: build.cpu_limit > 0 ? Math.max(build.cpu_limit, 100) : 0,
     },
   });
-  const splitter = new LineSplitter((line) => {
-    output.push(line);
-    server.bus.emit('install output', line);
-  });
+  const splitter = new LineSplitter(say);
   proc.onOutput((c) => splitter.push(c));
   const exit = await proc.exited;
   splitter.flush();
   const ok = exit.code === 0;
-  server.bus.emit(
-    'install output',
-    `install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`,
-  );
+  say(`install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`);
 
   const header = [
     ...logHeader(server.uuid, script, `ran ${interpreter.path}`),
@@ -129,7 +146,7 @@ async function execute(server: Server, deps: InstallerDeps): Promise<boolean> {
     '',
     'output:',
   ];
-  await writeInstallLog(config, server.uuid, [...header, ...output]);
+  await writeInstallLog(config, server.uuid, header, output);
   await new Jail(tmp).destroy();
   await server.disk.refresh();
   return ok;
@@ -148,8 +165,6 @@ function logHeader(
   ];
 }
 
-async function writeInstallLog(config: DaemonConfig, uuid: string, lines: string[]): Promise<void> {
-  const logDir = path.join(config.system.log_directory, 'install');
-  await mkdir(logDir, { recursive: true });
-  await writeFile(path.join(logDir, `${assertUuid(uuid)}.log`), [...lines, ''].join('\n'), { mode: 0o600 });
+function failureHeader(uuid: string): string[] {
+  return [`Talon server installation log`, `server: ${uuid}`, '', 'output:'];
 }
