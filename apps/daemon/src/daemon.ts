@@ -118,7 +118,7 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
   const wss: WebSocketServer = attachWebsocket(
     app.server,
     manager,
-    { config, denylist, log, authDeadlineMs: opts.wsAuthDeadlineMs },
+    { config, denylist, log, activity, authDeadlineMs: opts.wsAuthDeadlineMs },
     sockets,
   );
 

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { RemoteError, type ActivityEntry, type RemoteClient } from './client.ts';
 
 export interface ActivityInput {
-  /** the acting user's uuid (from the SFTP login or the signed URL's token), null when unknown */
+  /** the acting user's uuid (from the SFTP login, the signed URL's or the socket's token), null when unknown */
   user: string | null;
   server: string;
   event: string;
@@ -26,7 +26,8 @@ export interface ActivityBatchOptions {
 }
 
 /**
- * Events the daemon reports for the panel's activity log (§8.14: SFTP; signed uploads), sent to
+ * Events the daemon reports for the panel's activity log (§8.14: SFTP; signed uploads; power
+ * actions and console commands sent over the console socket), sent to
  * `POST /api/remote/activity` (§5.10). The rules, each tested:
  * - a request carries at most BATCH_SIZE entries; one is in flight at a time;
  * - a batch leaves the queue for good only when the panel acknowledged it (2xx): nothing is sent

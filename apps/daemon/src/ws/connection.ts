@@ -18,6 +18,7 @@ import type { DaemonConfig } from '../config/config.ts';
 import { daemonLine } from '../servers/console.ts';
 import { LOCK_BUSY, ServerError } from '../servers/errors.ts';
 import type { Server } from '../servers/server.ts';
+import type { ActivityInput } from '../panel/activity-batch.ts';
 import type { Denylist } from './denylist.ts';
 import { ConsolePacer } from './console-pacer.ts';
 import { JwtError, verifyWebsocketToken } from './jwt.ts';
@@ -28,6 +29,12 @@ export interface ConnectionDeps {
   config: DaemonConfig;
   denylist: Denylist;
   log: Logger;
+  /**
+   * Where power actions and console commands sent over sockets are recorded for the panel's
+   * activity log (reference §8.14: the daemon logs those of the websocket only; the panel logs
+   * the ones of its own HTTP API, so none is logged twice).
+   */
+  activity: { record(input: ActivityInput): void };
   /** Milliseconds a socket has to authenticate before it is closed (default WS_AUTH_DEADLINE_MS). */
   authDeadlineMs?: number;
 }
@@ -47,6 +54,7 @@ const POWER_PERMISSION: Record<PowerAction, string> = {
   kill: 'control.stop',
 };
 const EXPIRING_WINDOW_S = 60;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const noop = (): void => undefined;
 
@@ -94,6 +102,8 @@ export class WsConnection implements OpenSocket {
     private readonly socket: WebSocket,
     private readonly server: Server,
     private readonly deps: ConnectionDeps,
+    /** The browser's address (port and IPv4-mapping stripped), for the activity log. */
+    private readonly ip: string | null = null,
   ) {
     socket.on('message', (data, isBinary) => {
       // Every frame counts against the socket's rate, before anything is done with it.
@@ -217,16 +227,24 @@ export class WsConnection implements OpenSocket {
           return this.daemonError(new ServerError('attempting to handle unknown power action'));
         }
         if (!this.can(POWER_PERMISSION[action as PowerAction])) return; // silently ignored, as Wings does
+        // Whose action it was is read before the await: the token may be refreshed meanwhile.
+        const user = this.actingUser();
         try {
           await this.server.power(action as PowerAction, 0);
         } catch (err) {
           this.daemonError(err);
+          return; // refused or failed: nothing happened to record
         }
+        this.record(`server:power.${action}`, {}, user);
         return;
       }
       case WS_INBOUND.sendCommand: {
         if (!this.can('control.console')) return;
-        this.server.sendCommand(args.join(''));
+        // An offline server has no console to take the line: nothing to record either.
+        if (this.server.state === 'offline') return;
+        const command = args.join('');
+        this.server.sendCommand(command);
+        this.record('server:console.command', { command }, this.actingUser());
         return;
       }
       case WS_INBOUND.sendLogs: {
@@ -327,6 +345,16 @@ export class WsConnection implements OpenSocket {
       this.deliver(WS_OUTBOUND.deleted, ['null']);
       this.socket.close(1001, 'server deleted');
     });
+  }
+
+  /** The token's user when it is a uuid (the panel refuses a batch naming anything else). */
+  private actingUser(): string | null {
+    const uuid = this.claims?.user_uuid;
+    return uuid && UUID.test(uuid) ? uuid : null;
+  }
+
+  private record(event: string, metadata: Record<string, unknown>, user: string | null): void {
+    this.deps.activity.record({ user, server: this.server.uuid, event, metadata, ip: this.ip });
   }
 
   get user(): string | undefined {

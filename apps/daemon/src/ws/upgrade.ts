@@ -19,6 +19,13 @@ function refuse(socket: Duplex, status: number, text: string, error: string): vo
   );
 }
 
+/** The peer's address as the panel's activity log takes it: `::ffff:1.2.3.4` is `1.2.3.4`. */
+function clientIp(req: IncomingMessage): string | null {
+  const address = req.socket.remoteAddress;
+  if (!address) return null;
+  return address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+}
+
 /** Origin rule: the panel URL, an `allowed_origins` entry, or anything when `*` is listed. */
 export function originAllowed(origin: string | undefined, config: DaemonConfig): boolean {
   if (config.allowed_origins.includes('*')) return true;
@@ -61,7 +68,7 @@ export function attachWebsocket(
     // The connection's end gives the place back, whether or not the upgrade completed.
     socket.once('close', () => place.release());
     wss.handleUpgrade(req, socket, head, (ws) => {
-      connection = new WsConnection(ws, server, deps);
+      connection = new WsConnection(ws, server, deps, clientIp(req));
       place.attach(connection);
     });
   });
