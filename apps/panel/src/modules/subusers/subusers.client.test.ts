@@ -270,6 +270,8 @@ describe('POST /users', () => {
     expect(res.body.attributes).toMatchObject({ uuid: created!.uuid, username: created!.username });
 
     const [text] = await mailsTo(email.toLowerCase());
+    expect(text).toContain(`Hello ${created!.username},`);
+    expect(text).not.toContain('Hello Server');
     expect(text).toContain('An account was created for you');
     expect(text).toContain(`owner gave you access to the server "${s.name}".`);
     const link = /\/auth\/password\/reset\/([A-Za-z0-9]+)\?email=([^\s]+)/u.exec(text ?? '');

@@ -118,6 +118,8 @@ export class SubusersService {
     if (created) {
       await this.welcome.send(user, {
         withSetupLink: true,
+        // The account's name is the placeholder "Server Subuser": greet the person by their username.
+        greet: user.username,
         reason: `${access.user.username} gave you access to the server "${server.name}".`,
       });
     }

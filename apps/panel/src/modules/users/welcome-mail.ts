@@ -23,12 +23,14 @@ export class WelcomeMail {
   ) {}
 
   /**
-   * Sends it; `reason` is an extra paragraph saying why the account exists. A mail failure is
-   * logged, not reported: the account exists either way, and "Forgot password?" still works.
+   * Sends it; `reason` is an extra paragraph saying why the account exists; `greet` the name the
+   * mail greets (default: the first name, else the username; empty: a plain "Hello,"). A mail
+   * failure is logged, not reported: the account exists either way, and "Forgot password?" still works.
    */
-  async send(user: User, opts: { withSetupLink: boolean; reason?: string }): Promise<void> {
+  async send(user: User, opts: { withSetupLink: boolean; reason?: string; greet?: string }): Promise<void> {
+    const greet = opts.greet ?? (user.name_first || user.username);
     const lines = [
-      `Hello ${user.name_first || user.username},`,
+      greet ? `Hello ${greet},` : 'Hello,',
       '',
       `An account was created for you on ${this.siteName()}.`,
       ...(opts.reason ? ['', opts.reason] : []),
