@@ -2,7 +2,13 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderAt, stubFetch } from '../test/render.tsx';
-import { SearchModal, isTypingTarget } from './SearchModal.tsx';
+import {
+  SearchModal,
+  isApplePlatform,
+  isTypingTarget,
+  searchShortcutKeys,
+  useSearchShortcut,
+} from './SearchModal.tsx';
 import { useGlobalStore } from './store.ts';
 
 afterEach(() => {
@@ -93,5 +99,37 @@ describe('SearchModal', () => {
     expect(isTypingTarget(document.createElement('textarea'))).toBe(true);
     expect(isTypingTarget(document.createElement('div'))).toBe(false);
     expect(isTypingTarget(null)).toBe(false);
+  });
+});
+
+describe('the search shortcut', () => {
+  function Opener() {
+    const [opened, setOpened] = useState(0);
+    useSearchShortcut(() => setOpened((n) => n + 1));
+    return (
+      <>
+        <p>opened {opened}</p>
+        <input aria-label="typing here" />
+      </>
+    );
+  }
+
+  it('opens with meta + / (the spec) and with Ctrl + / (Linux and Windows), never while typing', async () => {
+    renderAt(<Opener />);
+    fireEvent.keyDown(document.body, { key: '/', metaKey: true });
+    await screen.findByText('opened 1');
+    fireEvent.keyDown(document.body, { key: '/', ctrlKey: true });
+    await screen.findByText('opened 2');
+    fireEvent.keyDown(document.body, { key: '/' });
+    fireEvent.keyDown(screen.getByLabelText('typing here'), { key: '/', ctrlKey: true });
+    expect(screen.getByText('opened 2')).toBeInTheDocument();
+  });
+
+  it('names the key of the platform: ⌘ on Apple systems, Ctrl elsewhere', () => {
+    expect(isApplePlatform({ platform: 'MacIntel', userAgent: '' })).toBe(true);
+    expect(isApplePlatform({ platform: 'Linux x86_64', userAgent: '' })).toBe(false);
+    expect(isApplePlatform({ platform: 'Win32', userAgent: '' })).toBe(false);
+    expect(searchShortcutKeys(true)).toBe('⌘ /');
+    expect(searchShortcutKeys(false)).toBe('Ctrl /');
   });
 });

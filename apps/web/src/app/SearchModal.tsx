@@ -116,11 +116,27 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   );
 }
 
-/** Meta + `/` outside inputs opens the search (spec 000 §2). */
+/**
+ * Whether the keyboard is an Apple one, where the meta key is ⌘. Elsewhere the spec's meta key is
+ * the Windows/Super key, which the system keeps for itself, so Ctrl + `/` opens the search there.
+ */
+export function isApplePlatform(nav: Pick<Navigator, 'platform' | 'userAgent'> = navigator): boolean {
+  return /mac|iphone|ipad|ipod/i.test(nav.platform || nav.userAgent);
+}
+
+/** The shortcut as this platform's keyboard writes it, for the search button's tooltip. */
+export function searchShortcutKeys(apple = isApplePlatform()): string {
+  return apple ? '⌘ /' : 'Ctrl /';
+}
+
+/**
+ * Meta + `/` (spec 000 §2), or Ctrl + `/` (the same shortcut on Linux and Windows), outside inputs
+ * opens the search. Both work everywhere: a Mac user on a PC keyboard has both keys too.
+ */
 export function useSearchShortcut(open: () => void): void {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.metaKey && event.key === '/' && !isTypingTarget(event.target)) {
+      if ((event.metaKey || event.ctrlKey) && event.key === '/' && !isTypingTarget(event.target)) {
         event.preventDefault();
         open();
       }

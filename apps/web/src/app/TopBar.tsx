@@ -5,13 +5,13 @@ import { logout } from '../api/auth.ts';
 import { SpinnerOverlay } from '../components/Spinner.tsx';
 import { GridIcon, LogoutIcon, SearchIcon, ShieldIcon, UserIcon } from './Icons.tsx';
 import { useGlobalStore } from './store.ts';
-import { SearchModal, useSearchShortcut } from './SearchModal.tsx';
+import { SearchModal, searchShortcutKeys, useSearchShortcut } from './SearchModal.tsx';
 import { fullPage } from '../lib/navigation.ts';
 
 const ITEM =
   'focus-ring flex h-full items-center gap-2 px-3 text-zinc-300 transition-colors hover:bg-zinc-800 hover:text-white sm:px-4';
 
-/** Signed-in top bar (spec §2). The search icon (or meta + /) opens the server search. */
+/** Signed-in top bar (spec §2). The search icon (or meta + /, Ctrl + / off Apple systems) opens the server search. */
 export function TopBar() {
   const { t } = useTranslation('common');
   const name = useGlobalStore((s) => s.settings.name);
@@ -45,7 +45,8 @@ export function TopBar() {
             type="button"
             className={ITEM}
             aria-label={t('nav.search')}
-            title={t('nav.search')}
+            aria-keyshortcuts="Meta+/ Control+/"
+            title={t('nav.search_shortcut', { keys: searchShortcutKeys() })}
             onClick={openSearch}
           >
             <SearchIcon />

@@ -73,7 +73,8 @@ export function CommandInput({
             setRefused(false);
           }}
           onKeyDown={onKeyDown}
-          className="w-full bg-transparent py-2 font-mono text-sm text-zinc-100 outline-none placeholder:text-zinc-500 disabled:cursor-not-allowed disabled:opacity-50"
+          // The shared focus ring: a keyboard user must see that typing goes here (issue 24).
+          className="focus-ring my-1 w-full rounded bg-transparent px-1 py-1 font-mono text-sm text-zinc-100 placeholder:text-zinc-500 disabled:cursor-not-allowed disabled:opacity-50"
         />
       </div>
       {showNotice && (

@@ -1,5 +1,5 @@
 import { useId, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { EditorKeysHint } from '../../server/files/editor/EditorKeysHint.tsx';
 import { CodeEditor, type CodeEditorHandle } from '../../server/files/editor/CodeEditor.tsx';
 import type { ModeId } from '../../server/files/editor/modes.ts';
 
@@ -32,7 +32,6 @@ export function CodeField({
   editorRef: Ref<CodeEditorHandle>;
   size?: keyof typeof HEIGHTS;
 }) {
-  const { t } = useTranslation('admin');
   const id = useId();
   return (
     <div className="min-w-0 space-y-1" role="group" aria-labelledby={`${id}-label`}>
@@ -47,6 +46,7 @@ export function CodeField({
           mode={mode}
           readOnly={false}
           label={label}
+          describedBy={`${id}-keys`}
           onDirtyChange={noop}
           ref={editorRef}
         />
@@ -56,10 +56,7 @@ export function CodeField({
           {error}
         </p>
       )}
-      <p className="text-xs text-zinc-400">
-        {hint ? `${hint} ` : ''}
-        {t('nests.editor_keys')}
-      </p>
+      <EditorKeysHint id={`${id}-keys`} before={hint} />
     </div>
   );
 }

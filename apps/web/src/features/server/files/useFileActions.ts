@@ -9,6 +9,7 @@ import {
   deleteFiles,
   fileKey,
   getFileDownloadUrl,
+  listFiles,
   renameFiles,
   type FileEntry,
 } from '../../../api/files.ts';
@@ -16,7 +17,8 @@ import { HttpError, httpErrorToHuman } from '../../../api/errors.ts';
 import { flashError, useGlobalStore } from '../../../app/store.ts';
 import { useServerStore } from '../store.ts';
 import { FILES_FLASH } from './flash.ts';
-import { joinPath, normalizeDirectory } from './paths.ts';
+import { movePairs, namesFolder } from './moveTargets.ts';
+import { baseName, joinPath, normalizeDirectory, parentDirectory } from './paths.ts';
 import { DEFAULT_FOLDER_MODE, modeForWire } from './rules.ts';
 import { useFileSelection } from './selection.ts';
 import { fileListKey } from './useFileList.ts';
@@ -24,6 +26,16 @@ import { fileListKey } from './useFileList.ts';
 /** The client's own timeout (`timeout of {n}ms exceeded`): the daemon may still finish the work. */
 export function isTimeout(error: unknown): boolean {
   return error instanceof HttpError && error.status === null && error.message.startsWith('timeout of ');
+}
+
+/** Whether `path` is a folder the server has (its listing opens); any failure means no. */
+async function isExistingFolder(serverId: string, path: string): Promise<boolean> {
+  try {
+    await listFiles(serverId, path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Browser navigation, apart so tests can watch it. */
@@ -80,22 +92,35 @@ export function useFileActions(directory: string) {
         () => renameFiles(serverId, directory, [{ from: entry.name, to: name }]),
       ),
 
-    /** Moves to `destination`, a folder path from the server root. */
-    move: (entries: FileEntry[], destination: string) => {
-      const target = normalizeDirectory(destination);
-      if (target === directory) {
+    /**
+     * Moves to `destination`, a path from the server root: a folder, or one entry's full new path
+     * (moveTargets.ts). A path that may be an existing folder is looked up first, so `/plugins`
+     * moves into that folder rather than failing as "destination already exists".
+     */
+    move: async (entries: FileEntry[], destination: string) => {
+      const names = entries.map((e) => e.name);
+      const maybeFolder = entries.length === 1 && !namesFolder(destination);
+      const isFolder = maybeFolder && (await isExistingFolder(serverId, normalizeDirectory(destination)));
+      const pairs = movePairs(names, directory, destination, isFolder);
+      if (pairs.length === 0) {
         clearSelection();
-        return Promise.resolve(true);
+        return true;
       }
-      const moving = names(entries);
+      // Moved within this folder (a rename), the row keeps its place under the new name.
+      const renamedHere = new Map(
+        pairs
+          .filter((p) => parentDirectory(p.to) === directory)
+          .map((p) => [baseName(p.from), baseName(p.to)]),
+      );
+      const moving = new Set(pairs.map((p) => baseName(p.from)));
       return optimistic(
-        (list) => list.filter((f) => !moving.has(f.key)),
-        () =>
-          renameFiles(
-            serverId,
-            '/',
-            entries.map((e) => ({ from: joinPath(directory, e.name), to: joinPath(target, e.name) })),
-          ),
+        (list) =>
+          list.flatMap((f) => {
+            if (!moving.has(f.name)) return [f];
+            const name = renamedHere.get(f.name);
+            return name === undefined ? [] : [{ ...f, name, key: fileKey(name, f.isFile) }];
+          }),
+        () => renameFiles(serverId, '/', pairs),
       );
     },
 

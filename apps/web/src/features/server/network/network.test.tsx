@@ -157,9 +157,7 @@ describe('network page', () => {
     // The primary one has neither action; the other both.
     expect(within(row(11)).queryByRole('button', { name: /Make .* primary/ })).toBeNull();
     expect(within(row(11)).queryByRole('button', { name: /Remove/ })).toBeNull();
-    expect(
-      within(row(12)).getByRole('button', { name: 'Make 10.0.0.5:25566 the primary allocation' }),
-    ).toBeInTheDocument();
+    expect(within(row(12)).getByRole('button', { name: 'Make Primary: 10.0.0.5:25566' })).toBeInTheDocument();
     expect(within(row(12)).getByRole('button', { name: 'Remove 10.0.0.5:25566' })).toBeInTheDocument();
     expect(
       screen.getByText('You are currently using 2 of 3 allowed allocations for this server.'),
@@ -176,7 +174,7 @@ describe('network page', () => {
       { hold: { method: 'POST', urlEnd: '/primary' } },
     );
     await screen.findByTestId('allocation-12');
-    fireEvent.click(within(row(12)).getByRole('button', { name: /the primary allocation/ }));
+    fireEvent.click(within(row(12)).getByRole('button', { name: /^Make Primary/ }));
     await waitFor(() => expect(primaryRows()).toEqual(['allocation-12']));
     expect(posts(stub)).toEqual([
       expect.objectContaining({ url: '/api/client/servers/abcd1234/network/allocations/12/primary' }),
@@ -186,7 +184,7 @@ describe('network page', () => {
     await waitFor(() => expect(stub.calls).toHaveLength(2));
     await answerHandled(answerRead);
     expect(primaryRows()).toEqual(['allocation-12']);
-    expect(within(row(11)).getByRole('button', { name: /the primary allocation/ })).toBeInTheDocument();
+    expect(within(row(11)).getByRole('button', { name: /^Make Primary/ })).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -195,7 +193,7 @@ describe('network page', () => {
       hold: { method: 'POST', urlEnd: '/primary' },
     });
     await screen.findByTestId('allocation-12');
-    fireEvent.click(within(row(12)).getByRole('button', { name: /the primary allocation/ }));
+    fireEvent.click(within(row(12)).getByRole('button', { name: /^Make Primary/ }));
     await waitFor(() => expect(primaryRows()).toEqual(['allocation-12']));
     release();
     expect(await screen.findByText('The node is unhappy.')).toBeInTheDocument();
@@ -267,7 +265,7 @@ describe('network page', () => {
     await act(() => vi.advanceTimersByTimeAsync(NOTES_SAVE_DELAY_MS * 2));
     expect(notes).toHaveValue('');
     expect(stub.calls).toHaveLength(1);
-    expect(screen.queryByRole('button', { name: /the primary allocation/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Make Primary/ })).toBeNull();
     // allocation.delete alone: Remove on the other one only; without allocation.create no limit line.
     expect(screen.getAllByRole('button', { name: /^Remove/ })).toHaveLength(1);
     expect(screen.queryByTestId('allocation-limit')).toBeNull();
@@ -278,7 +276,7 @@ describe('network page', () => {
     setup(['allocation.read', 'allocation.update'], [listAnswer([GAME, VOICE])]);
     await screen.findByTestId('allocation-12');
     expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
-    expect(within(row(12)).getByRole('button', { name: /the primary allocation/ })).toBeInTheDocument();
+    expect(within(row(12)).getByRole('button', { name: /^Make Primary/ })).toBeInTheDocument();
   });
 
   it('removes an allocation after confirmation', async () => {

@@ -26,6 +26,7 @@ export function CodeEditor({
   mode,
   readOnly,
   label,
+  describedBy,
   onDirtyChange,
   ref,
 }: {
@@ -33,6 +34,8 @@ export function CodeEditor({
   mode: ModeId;
   readOnly: boolean;
   label: string;
+  /** Id of the keyboard hint under the editor (set once, when it mounts). */
+  describedBy?: string;
   onDirtyChange: (dirty: boolean) => void;
   ref?: Ref<CodeEditorHandle>;
 }) {
@@ -41,7 +44,7 @@ export function CodeEditor({
   const [editor, setEditor] = useState<CodeEditorInstance | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   // The first values go to the editor when it is made; later changes go through the effects below.
-  const start = useRef({ initial, mode, readOnly, label, onDirtyChange });
+  const start = useRef({ initial, mode, readOnly, label, describedBy, onDirtyChange });
   const report = useRef(onDirtyChange);
   useEffect(() => {
     report.current = onDirtyChange;
@@ -59,6 +62,7 @@ export function CodeEditor({
           mode: first.mode,
           readOnly: first.readOnly,
           label: first.label,
+          describedBy: first.describedBy,
           onDirtyChange: (dirty) => report.current(dirty),
         });
         setEditor(made);

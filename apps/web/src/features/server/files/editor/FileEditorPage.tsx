@@ -19,6 +19,7 @@ import { FILE_VIEW_FLASH } from '../flash.ts';
 import { baseName, directoryFromHash, hashFor, joinPath, parentDirectory } from '../paths.ts';
 import { fileListKey } from '../useFileList.ts';
 import { CodeEditor, type CodeEditorHandle } from './CodeEditor.tsx';
+import { EditorKeysHint } from './EditorKeysHint.tsx';
 import { modeFor, MODES, type ModeId } from './modes.ts';
 import { NewFileModal } from './NewFileModal.tsx';
 import { useLeaveGuard } from './useLeaveGuard.ts';
@@ -101,6 +102,7 @@ function FileEditor({ action, path, mimetype }: { action: EditorAction; path: st
   }, []);
   const leave = useLeaveGuard(dirtyNow, dirty);
   const selectId = useId();
+  const keysHintId = useId();
 
   // A save error belongs to this file: it goes when the user moves on.
   useEffect(() => () => useGlobalStore.getState().clearFlashes(FILE_VIEW_FLASH), []);
@@ -190,9 +192,12 @@ function FileEditor({ action, path, mimetype }: { action: EditorAction; path: st
           mode={mode}
           readOnly={!canSave}
           label={isNew ? t('editor.content_new') : t('editor.content', { name: fileName })}
+          describedBy={canSave ? keysHintId : undefined}
           onDirtyChange={setDirty}
         />
       </div>
+      {/* Read-only, Tab is not taken for indenting: the hint would be wrong there. */}
+      {canSave && <EditorKeysHint id={keysHintId} />}
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-end">
         {!canSave && <p className="flex-1 text-xs text-zinc-400">{t('editor.read_only')}</p>}
         <div className="flex items-center gap-2">

@@ -24,6 +24,8 @@ export interface CodeEditorOptions {
   readOnly: boolean;
   /** Accessible name of the text area. */
   label: string;
+  /** Id of the text that says how to leave the editor with the keyboard (read with the label). */
+  describedBy?: string;
   /** Called whenever the text starts or stops differing from the last saved text. */
   onDirtyChange: (dirty: boolean) => void;
 }
@@ -68,7 +70,10 @@ export function createCodeEditor(parent: HTMLElement, options: CodeEditorOptions
       editorTheme,
       language.of([]),
       access.of(EditorState.readOnly.of(options.readOnly)),
-      EditorView.contentAttributes.of({ 'aria-label': options.label }),
+      EditorView.contentAttributes.of({
+        'aria-label': options.label,
+        ...(options.describedBy ? { 'aria-describedby': options.describedBy } : {}),
+      }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) options.onDirtyChange(!update.state.doc.eq(saved));
       }),
