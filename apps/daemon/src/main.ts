@@ -1,11 +1,12 @@
 import { createServer } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { DAEMON_EXIT_PORT_IN_USE, EXIT_WITH_STDIN_FLAG } from '@talon/shared';
+import { DAEMON_EXIT_DOCKER_UNUSABLE, DAEMON_EXIT_PORT_IN_USE, EXIT_WITH_STDIN_FLAG } from '@talon/shared';
 import { prettyDestination, wantsPrettyLogs } from '@talon/shared/logging/pretty';
-import { ConfigError, configPathFromArgs, loadConfigFile } from './config/config.ts';
+import { ConfigError, configPathFromArgs, loadConfigFile, type DaemonConfig } from './config/config.ts';
 import { buildDaemon } from './daemon.ts';
 import { logFatalErrors } from './fatal-errors.ts';
 import { configure } from './configure.ts';
+import { connectDocker, dockerEndpoint, whyDockerUnusable } from './runtime/docker-connection.ts';
 
 const DAEMON_USAGE = `Usage: npm run daemon -- [--config PATH]
        npm run -s daemon -- configure --panel-url URL --token TOKEN [--config PATH]
@@ -47,6 +48,7 @@ async function main(log: Logger): Promise<void> {
     );
     process.exit(DAEMON_EXIT_PORT_IN_USE);
   }
+  await sayRuntime(loaded.config, log);
   const daemon = await buildDaemon(loaded, { log, bootRetryMs: 5 * 60_000 });
   const url = await daemon.listen();
   log.info({ url }, 'daemon listening');
@@ -85,6 +87,33 @@ async function main(log: Logger): Promise<void> {
     log.warn('the panel that started this daemon is gone; stopping servers and exiting');
     stop('panel gone');
   };
+}
+
+/**
+ * Says which runtime runs the servers. With `docker`, checks the engine first: a daemon that cannot
+ * reach it exits (DAEMON_EXIT_DOCKER_UNUSABLE) with the reason and what to do, before the boot
+ * would reset every server's state with the panel; its supervisor (systemd, the panel) tries again
+ * later, which also covers a Docker engine that starts after the daemon.
+ */
+async function sayRuntime(config: DaemonConfig, log: Logger): Promise<void> {
+  if (config.runtime.driver === 'process') {
+    log.info({ runtime: 'process' }, 'runtime: servers run as processes on this host (bubblewrap, cgroups)');
+    return;
+  }
+  const endpoint = dockerEndpoint(config.docker.host);
+  const why = await whyDockerUnusable(connectDocker(endpoint), endpoint);
+  if (why) {
+    log.fatal(
+      { runtime: 'docker', engine: endpoint.address },
+      `runtime.driver is docker, but ${why}; not starting`,
+    );
+    process.exit(DAEMON_EXIT_DOCKER_UNUSABLE);
+  }
+  const network = config.docker.network.network_mode;
+  log.info(
+    { runtime: 'docker', engine: endpoint.address, network },
+    `runtime: servers run in Docker containers (engine ${endpoint.address}, network ${network})`,
+  );
 }
 
 /**

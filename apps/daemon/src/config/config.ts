@@ -3,6 +3,59 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isCidr } from '../net/address-policy.ts';
 
+/** A Docker network mode: `host`, `bridge` or a network's name (never `container:<id>` or `none`). */
+const networkName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/u, 'must be host, bridge or the name of a Docker network')
+  .refine((v) => v !== 'none', 'none would leave servers without a network; use host or a bridge network');
+
+/**
+ * The `docker` runtime's settings, with Wings' key names and defaults (reference Appendix A) where
+ * Wings has the key. `host` and `user` are ours: Wings always uses the local socket and its
+ * `system.user`.
+ */
+const dockerSchema = z.object({
+  /**
+   * The engine: `unix:///path/to/docker.sock`, `tcp://host:port` or `http(s)://host:port`. Empty:
+   * `DOCKER_HOST` of the daemon's environment, else `unix:///var/run/docker.sock`.
+   */
+  host: z
+    .string()
+    .refine(
+      (v) => v === '' || /^(unix:\/\/\/.+|(tcp|https?):\/\/[^/]+\/?)$/u.test(v),
+      'must be unix:///path/to/docker.sock, tcp://host:port or http(s)://host:port',
+    )
+    .default(''),
+  network: z
+    .object({
+      /** Network containers join; `host` shares the node's network (the panel's local node). */
+      network_mode: networkName.default('talon_nw'),
+      /** The bridge network the daemon creates when missing (when `network_mode` is not host). */
+      name: networkName.default('talon_nw'),
+      /** Address allocations on 127.0.0.1 are published on in bridge mode, and `{{config.docker.network.interface}}`. */
+      interface: z.string().default('172.18.0.1'),
+      dns: z.array(z.string()).default(['1.1.1.1', '1.0.0.1']),
+    })
+    .prefault({}),
+  /** Registry host (or image prefix) → credentials for pulls, e.g. `{"ghcr.io": {...}}`. */
+  registries: z
+    .record(z.string().min(1), z.object({ username: z.string(), password: z.string() }))
+    .default({}),
+  /** MB of the tmpfs mounted at `/tmp` in every container. */
+  tmpfs_size: z.number().int().min(1).default(100),
+  /** Highest number of processes/threads per server container. */
+  container_pid_limit: z.number().int().min(1).default(512),
+  /** Least memory (MB) and CPU (%) an install container gets; 0 CPU = unlimited. */
+  installer_limits: z
+    .object({
+      memory: z.number().int().min(0).default(1024),
+      cpu: z.number().int().min(0).default(100),
+    })
+    .prefault({}),
+  /** Identity containers run as; unset: `runtime.uid`/`runtime.gid` (owner of the server files). */
+  user: z.object({ uid: z.number().int().min(1), gid: z.number().int().min(1) }).optional(),
+});
+
 /**
  * The daemon's configuration file: the subset of Wings' `config.yml` (Appendix A) that the process
  * runtime uses, written as JSON (keys identical to Wings' YAML keys, so the panel's
@@ -118,6 +171,12 @@ export const daemonConfigSchema = z.object({
   allowed_origins: z.array(z.string()).default([]),
   runtime: z
     .object({
+      /**
+       * How servers run: `process` = native processes confined by bubblewrap and cgroups (the
+       * zero-setup default); `docker` = one container per server through the Docker Engine API
+       * (settings in `docker`, Wings' key names).
+       */
+      driver: z.enum(['process', 'docker']).default('process'),
       /** Run servers without bubblewrap when it is missing. Only for trusted servers. */
       allow_unconfined: z.boolean().default(false),
       /** Unprivileged identity servers and install scripts run as (when the daemon is root). */
@@ -138,6 +197,7 @@ export const daemonConfigSchema = z.object({
       stats_interval_ms: z.number().int().min(50).default(1000),
     })
     .prefault({}),
+  docker: dockerSchema.prefault({}),
 });
 
 export type DaemonConfig = z.infer<typeof daemonConfigSchema>;
@@ -183,4 +243,9 @@ export function configPathFromArgs(argv: readonly string[], env: NodeJS.ProcessE
   const eq = argv.find((a) => a.startsWith('--config='));
   if (eq) return eq.slice('--config='.length);
   return env.TALON_DAEMON_CONFIG ?? '/etc/talon/daemon.json';
+}
+
+/** The uid:gid server containers run as. */
+export function containerUser(config: DaemonConfig): { uid: number; gid: number } {
+  return config.docker.user ?? { uid: config.runtime.uid, gid: config.runtime.gid };
 }
