@@ -20,6 +20,7 @@ import {
   type DaemonPullEntry,
   type DaemonPullRequest,
 } from '@talon/shared/wings/remote-download';
+import { daemonInstallLogSchema } from '@talon/shared/wings/install-log';
 import { encodeScopeHeader, FILE_SCOPE_HEADER, type FolderScope } from '@talon/shared/files/scope';
 import { HttpError } from '../http/errors.ts';
 import { decrypt } from '../lib/crypto.ts';
@@ -268,6 +269,20 @@ export class DaemonClient {
 
   async reinstall(node: Node, uuid: string): Promise<void> {
     await this.call(node, 'POST', `/api/servers/${uuid}/reinstall`);
+  }
+
+  /**
+   * The last install's log of a server (daemon extension `GET …/install-logs`), or null when the
+   * node has none for it (never installed there, or it skipped the install script).
+   */
+  async installLog(node: Node, uuid: string): Promise<string | null> {
+    try {
+      const res = await this.call(node, 'GET', `/api/servers/${uuid}/install-logs`);
+      return res.parse(daemonInstallLogSchema).data;
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 404) return null;
+      throw err;
+    }
   }
 
   async sync(node: Node, uuid: string): Promise<void> {

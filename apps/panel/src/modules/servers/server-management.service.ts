@@ -61,6 +61,11 @@ export class ServerManagementService {
     await this.activity.log('server:reinstall', actor, [{ type: 'server', id: server.id }]);
   }
 
+  /** The last install's log the server's node kept, or null when it has none (admin server view). */
+  async installLog(server: Server): Promise<string | null> {
+    return this.daemon.installLog(await this.node(server), server.uuid);
+  }
+
   /** The daemon forgets the server first (a daemon that no longer knows it is fine); `force` ignores daemon errors. */
   async delete(server: Server, force: boolean, actor: ActivityActor): Promise<void> {
     try {

@@ -10,6 +10,7 @@ import { Includes } from '../application/includes.ts';
 import { listParams, type ListSpec } from '../application/listing.ts';
 import { pathId } from '../application/urls.ts';
 import { presentServers } from './servers.application.includes.ts';
+import { applicationServerInstallLogRoute } from './servers.install-log.routes.ts';
 
 /** The server's own text that `search` matches (our extension). */
 const SERVER_TEXT = [
@@ -160,4 +161,5 @@ export function applicationServerRoutes(app: FastifyInstance, ctx: AppContext) {
     declared,
     action((s, req) => services.serverManagement.delete(s, true, activityActor(req))),
   );
+  applicationServerInstallLogRoute(app, ctx);
 }
