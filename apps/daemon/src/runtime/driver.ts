@@ -14,6 +14,21 @@ export interface LaunchSpec {
   argv: string[];
   env: Record<string, string>;
   limits: ResourceLimits;
+  /**
+   * The start command, placeholders expanded (server only). Container runtimes hand it to images
+   * that bring their own entrypoint as `STARTUP`; `argv` runs it everywhere else.
+   */
+  startup?: string;
+  /** The image to run (container runtimes; the process runtime runs the host's programs). */
+  image?: string;
+  /** Install only: the egg's install interpreter (`bash`, `ash`, `sh`), as named inside the image. */
+  entrypoint?: string;
+  /** Host address → ports of the server's allocations, published by container runtimes' bridge networks. */
+  allocations?: Record<string, number[]>;
+  /** Parts of the build only container runtimes apply. */
+  build?: { ioWeight?: number; oomDisabled?: boolean; cpuset?: string | null };
+  /** Progress of work before the launch (an image pull), a line at a time, for the console. */
+  onDaemonMessage?: (line: string) => void;
 }
 
 export interface ExitInfo {
@@ -47,13 +62,19 @@ export interface RuntimeProcess {
   setLimits(limits: ResourceLimits): Promise<void>;
   /** Cumulative CPU time (ns), current memory use and cumulative TCP bytes received/sent. */
   sample(): Promise<ProcessSample>;
+  /**
+   * Let go of the launch and leave it running (drivers that `survivesRestart`): output, stats and
+   * `exited` are no longer followed; a later daemon `adopt`s it.
+   */
+  detach?(): void;
 }
 
 export interface RuntimeInfo {
   driver: string;
-  /** `bwrap`, or `none` when running unconfined (operator opted in). */
-  confinement: 'bwrap' | 'none';
-  limits: 'cgroup-v2' | 'cgroup-v1' | 'watchdog';
+  /** `bwrap`, `container` (docker), or `none` when running unconfined (operator opted in). */
+  confinement: 'bwrap' | 'container' | 'none';
+  /** `docker`: the engine applies the limits (cgroups of its own). */
+  limits: 'cgroup-v2' | 'cgroup-v1' | 'watchdog' | 'docker';
   /**
    * `kernel` when cgroups enforce memory and process limits; `best-effort` when a watchdog polls
    * the process tree (a fast fork or memory bomb can outrun it between two polls).
@@ -77,4 +98,13 @@ export interface RuntimeDriver {
   /** Make a server directory usable by the unprivileged server user. */
   prepareDirectory(dir: string): Promise<void>;
   launch(spec: LaunchSpec): Promise<RuntimeProcess>;
+  /**
+   * True when launches outlive the daemon (containers): a daemon that stops leaves them running and
+   * the next one `adopt`s them, instead of stopping every server at shutdown and starting it at boot.
+   */
+  readonly survivesRestart?: boolean;
+  /** The server's launch left running by an earlier daemon, re-attached; null when none runs. */
+  adopt?(id: string): Promise<RuntimeProcess | null>;
+  /** Remove what the driver keeps for a server (its container) once the server is deleted. */
+  forget?(id: string): Promise<void>;
 }

@@ -123,6 +123,10 @@ async function execute(
     installDir: tmp,
     argv: [interpreter.path, path.join(inside.install, 'install.sh')],
     env,
+    // Container runtimes run the script in the egg's install image, with its own interpreter.
+    image: script.container_image,
+    entrypoint: script.entrypoint,
+    onDaemonMessage: (line) => server.bus.emit('daemon message', line),
     limits: {
       memoryBytes: Math.max(server.memoryLimitBytes, INSTALL_MIN_MEMORY),
       swapBytes: -1,
