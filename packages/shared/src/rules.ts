@@ -102,6 +102,23 @@ export function isEmail(value: string): boolean {
   return EMAIL.test(value) && value.length <= 254;
 }
 
+const HOST_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/iu;
+
+/**
+ * A sender (mail-from) address: an email address whose domain may also be one host label
+ * (`no-reply@localhost`, the panel's default), which mail servers accept for local delivery.
+ */
+export function isSenderAddress(value: string): boolean {
+  if (isEmail(value)) return true;
+  const at = value.lastIndexOf('@');
+  return (
+    at > 0 &&
+    isEmail(`${value.slice(0, at)}@x.x`) &&
+    HOST_LABEL.test(value.slice(at + 1)) &&
+    value.length <= 254
+  );
+}
+
 export function isUsername(value: string): boolean {
   return USERNAME.test(value);
 }

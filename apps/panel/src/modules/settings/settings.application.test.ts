@@ -137,6 +137,12 @@ describe('PATCH /api/application/settings', () => {
     ['mail.encryption', { mail: { encryption: 'starttls' } }],
     ['mail.from_address', { mail: { from_address: 'not an address' } }],
     ['mail.from_address', { mail: { from_address: '' } }],
+    ['mail.from_address', { mail: { from_address: 'no-reply@' } }],
+    ['mail.from_address', { mail: { from_address: '@localhost' } }],
+    ['mail.from_address', { mail: { from_address: 'no-reply@-localhost' } }],
+    ['mail.from_address', { mail: { from_address: 'no-reply@local_host' } }],
+    ['mail.from_address', { mail: { from_address: 'no-reply@localhost.' } }],
+    ['mail.from_address', { mail: { from_address: 'a@b@localhost' } }],
     ['mail.host', { mail: { host: ['a'] } }],
     ['client_allocations.enabled', { client_allocations: { enabled: null } }],
     ['client_allocations.range_start', { client_allocations: { range_start: 80 } }],
@@ -153,6 +159,31 @@ describe('PATCH /api/application/settings', () => {
       expect(await snapshot()).toEqual(before);
     },
   );
+
+  it('saves the whole form of a fresh panel as it is: its own default sender no-reply@localhost (a single-label domain, valid for local delivery)', async () => {
+    const fresh = (await adminClient.get(URL_)).body.attributes;
+    expect(fresh.mail.from_address).toBe('no-reply@localhost');
+    const { password_set: _password, ...mail } = fresh.mail;
+    const { secret_key_set: _secret, ...recaptcha } = fresh.recaptcha;
+    const res = await adminClient.request('PATCH', URL_, {
+      ...fresh,
+      recaptcha,
+      mail,
+      app_name: 'Fresh Panel',
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.attributes.mail.from_address).toBe('no-reply@localhost');
+    expect(res.body.attributes.app_name).toBe('Fresh Panel');
+    for (const sender of ['panel@mailhost', 'Panel.Mail+x@mail-1', 'panel@example.com']) {
+      const changed = await adminClient.request('PATCH', URL_, { mail: { from_address: sender } });
+      expect(changed.status, changed.text).toBe(200);
+      expect(changed.body.attributes.mail.from_address).toBe(sender);
+    }
+    await adminClient.request('PATCH', URL_, {
+      app_name: 'Talon',
+      mail: { from_address: 'no-reply@localhost' },
+    });
+  });
 
   it('stores a partial change, answers the whole settings and never the secrets', async () => {
     const res = await adminClient.request('PATCH', URL_, {

@@ -1,4 +1,10 @@
-import { getPath, type PanelSettingField, type RuleFailure } from '@talon/shared';
+import {
+  getPath,
+  isSenderAddress,
+  type CustomRule,
+  type PanelSettingField,
+  type RuleFailure,
+} from '@talon/shared';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config.ts';
 import { HttpError, ValidationFailed } from '../../http/errors.ts';
@@ -38,6 +44,14 @@ export const SET_BY_ENVIRONMENT =
 const TTL_MS = 5_000;
 
 const string = 'sometimes|nullable|string|max:191';
+/** Laravel's `email` with its message, but also `no-reply@localhost`: the panel's own default sender. */
+const SENDER_ADDRESS: CustomRule = {
+  name: 'email',
+  check: (value) =>
+    typeof value === 'string' && isSenderAddress(value)
+      ? null
+      : 'The :attribute must be a valid email address.',
+};
 const RULES = {
   app_name: 'sometimes|required|string|max:191',
   two_factor: 'sometimes|required|in:none,admins,everyone',
@@ -52,7 +66,7 @@ const RULES = {
   'mail.username': string,
   'mail.password': string,
   'mail.password_clear': 'sometimes|boolean',
-  'mail.from_address': 'sometimes|required|email|max:191',
+  'mail.from_address': ['sometimes', 'required', 'string', SENDER_ADDRESS, 'max:191'],
   'mail.from_name': string,
   client_allocations: 'sometimes|array',
   'client_allocations.enabled': 'sometimes|required|boolean',
