@@ -62,6 +62,24 @@ export function applicationDatabaseRoutes(app: FastifyInstance, ctx: AppContext)
     return reply.code(204).send();
   });
 
+  /**
+   * Extension (docs/api.md): the databases made on a host, each with its server's id and name,
+   * for the host's admin page. Not paginated, like the `databases` include of Pterodactyl's own
+   * host transformer. Database names and users are server databases' data: `r_server_databases`.
+   */
+  app.get<HostRoute>('/api/application/database-hosts/:id/databases', databaseAcl, async (req) => {
+    const host = await hosts.get(pathId(req.params.id));
+    const rows = await databases.listOnHost(host.host.id);
+    return list(
+      'server_database',
+      rows.map((row) =>
+        withRelationships(applicationDatabaseAttributes(row), {
+          server: relItem('server_summary', { id: row.database.server_id, name: row.serverName }),
+        }),
+      ),
+    );
+  });
+
   /** `password` (no ACL) and `host` (r_database_hosts) includes. */
   const present = async (req: FastifyRequest, row: DatabaseWithHost) => {
     const inc = Includes.fromQuery(req.query as Record<string, unknown>, requireActor(req));

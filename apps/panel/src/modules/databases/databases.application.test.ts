@@ -391,6 +391,44 @@ describe('server databases (§5.6)', () => {
     ).toEqual(['database|unique|The Database Name has already been taken.']);
   });
 
+  it("a host's databases (our extension): each with its server's id and name; needs r_server_databases", async () => {
+    const created = await api.post(`/api/application/servers/${server.id}/databases`, {
+      database: uniqueDatabaseName(),
+      remote: '%',
+      host: hostId,
+    });
+    expect(created.status, created.text).toBe(201);
+    const made = created.body.attributes as { id: number; database: string; username: string };
+    try {
+      const res = await api.get(`/api/application/database-hosts/${hostId}/databases`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.object).toBe('list');
+      const row = res.body.data.find((d: { attributes: { id: number } }) => d.attributes.id === made.id);
+      expect(row).toEqual({
+        object: 'server_database',
+        attributes: {
+          ...applicationServerDatabaseSchema.parse(row.attributes),
+          relationships: {
+            server: { object: 'server_summary', attributes: { id: server.id, name: server.name } },
+          },
+        },
+      });
+      expect(row.attributes).toMatchObject({ database: made.database, username: made.username, remote: '%' });
+
+      const emptyHost = (await api.post('/api/application/database-hosts', await mysqlBody())).body.attributes
+        .id;
+      const none = await api.get(`/api/application/database-hosts/${emptyHost}/databases`);
+      expect(none.body).toEqual({ object: 'list', data: [] });
+      expect((await api.delete(`/api/application/database-hosts/${emptyHost}`)).status).toBe(204);
+      expect((await api.get('/api/application/database-hosts/999999/databases')).status).toBe(404);
+
+      const hostsOnly = await applicationClient(panel, admin, { r_database_hosts: READ });
+      expect((await hostsOnly.get(`/api/application/database-hosts/${hostId}/databases`)).status).toBe(403);
+    } finally {
+      await api.delete(`/api/application/servers/${server.id}/databases/${made.id}`);
+    }
+  });
+
   it('deleting a server drops its databases on their hosts first', async () => {
     const owner = await panel.createUser();
     const doomed = await serverRow(panel.ctx, node, egg, owner.id, { database_limit: 5 });

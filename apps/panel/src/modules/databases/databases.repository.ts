@@ -33,6 +33,21 @@ export class ServerDatabasesRepository {
     return this.withHosts(rows);
   }
 
+  /** The databases made on a host, each with the name of its server (the host's admin page lists them). */
+  async listForHost(hostId: number): Promise<(DatabaseWithHost & { serverName: string })[]> {
+    const rows = await this.db
+      .selectFrom('databases')
+      .innerJoin('servers', 'servers.id', 'databases.server_id')
+      .selectAll('databases')
+      .select('servers.name as server_name')
+      .where('databases.database_host_id', '=', hostId)
+      .orderBy('databases.server_id')
+      .orderBy('databases.id')
+      .execute();
+    const withHosts = await this.withHosts(rows.map(({ server_name: _, ...database }) => database));
+    return withHosts.map((row, i) => ({ ...row, serverName: rows[i]!.server_name }));
+  }
+
   async find(id: number): Promise<DatabaseWithHost | undefined> {
     const row = await this.db.selectFrom('databases').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? (await this.withHosts([row]))[0] : undefined;

@@ -95,6 +95,10 @@ export class ServerDatabasesService {
     return this.repo.listForServer(serverId);
   }
 
+  listOnHost(hostId: number) {
+    return this.repo.listForHost(hostId);
+  }
+
   /** `{database}` of a client path: a Hashids or numeric id of this server's database, else 404. */
   async findForServer(server: Pick<Server, 'id'>, param: string): Promise<DatabaseWithHost> {
     const id = this.ids.decode(param);
