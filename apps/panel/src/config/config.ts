@@ -101,6 +101,11 @@ const schema = z
       .regex(/^\d{1,5}-\d{1,5}$/u, 'must be a port range such as 25565-25599')
       .default('25565-25599'),
     LOCAL_CONSOLE_THROTTLE_LINES: z.coerce.number().int().min(1).default(2000),
+    LOCAL_RUNTIME: z.enum(['process', 'docker'], { message: 'must be process or docker' }).default('process'),
+    DOCKER_HOST: optional.refine(
+      (v) => v === undefined || /^(unix:\/\/\/.+|(tcp|https?):\/\/[^/]+\/?)$/u.test(v),
+      'must be unix:///path/to/docker.sock, tcp://host:port or http(s)://host:port',
+    ),
     LOCAL_REMOTE_DOWNLOAD_NETWORKS: z
       .string()
       .default('')
@@ -188,6 +193,14 @@ export interface Config {
     consoleThrottleLines: number;
     /** Internal networks (CIDR) the local daemon's remote downloads may reach (`files/pull`). */
     remoteDownloadNetworks: string[];
+    /**
+     * LOCAL_RUNTIME: how the local daemon runs servers (its `runtime.driver`): `process`
+     * (bubblewrap, zero setup) or `docker` (containers in host network mode, on DOCKER_HOST's engine
+     * or the default socket).
+     */
+    runtime: 'process' | 'docker';
+    /** DOCKER_HOST: the engine of the local daemon's `docker` runtime; null = the default socket. */
+    dockerHost: string | null;
   };
   /**
    * Backups: at most `throttleLimit` non-failed backups per server within `throttlePeriodSeconds`
@@ -298,6 +311,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ports: v.LOCAL_ALLOCATIONS.split('-').map(Number) as [number, number],
       consoleThrottleLines: v.LOCAL_CONSOLE_THROTTLE_LINES,
       remoteDownloadNetworks: networkList(v.LOCAL_REMOTE_DOWNLOAD_NETWORKS),
+      runtime: v.LOCAL_RUNTIME,
+      dockerHost: v.DOCKER_HOST ?? null,
     },
     backups: {
       throttleLimit: v.BACKUP_THROTTLE_LIMIT,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { DAEMON_EXIT_PORT_IN_USE, EXIT_WITH_STDIN_FLAG } from '@talon/shared';
+import { DAEMON_EXIT_DOCKER_UNUSABLE, DAEMON_EXIT_PORT_IN_USE, EXIT_WITH_STDIN_FLAG } from '@talon/shared';
 import type { AppContext } from '../context.ts';
 import { daemonEnvironment } from './daemon-env.ts';
 import { ensureLocalNode, writeDaemonConfig } from './local-node.ts';
@@ -56,6 +56,11 @@ export function explainDaemonExit(code: number | null): string | undefined {
     return (
       `its API port (LOCAL_DAEMON_PORT) is in use, perhaps by a daemon an earlier panel left running: ` +
       'stop that process or choose another port; trying again later'
+    );
+  if (code === DAEMON_EXIT_DOCKER_UNUSABLE)
+    return (
+      'LOCAL_RUNTIME is docker, but the Docker engine cannot be used (the daemon logged why just before): ' +
+      'start Docker, correct DOCKER_HOST, or set LOCAL_RUNTIME=process; trying again later'
     );
   return undefined;
 }

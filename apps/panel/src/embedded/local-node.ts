@@ -115,7 +115,10 @@ export function writeDaemonConfig(ctx: AppContext, node: Node, dir: string): str
       shutdown_timeout: LOCAL_DAEMON_SHUTDOWN_SECONDS,
     },
     allowed_origins: originsOf(ctx.config.appUrl),
-    runtime: { hidden_paths: [ctx.config.dataDir] },
+    runtime: { driver: ctx.config.localDaemon.runtime, hidden_paths: [ctx.config.dataDir] },
+    // The local node's allocations are on 127.0.0.1, which only the host's network reaches: its
+    // containers share it (no bridge, no published ports), as its processes do.
+    docker: { host: ctx.config.localDaemon.dockerHost ?? '', network: { network_mode: 'host' } },
     throttles: { lines: ctx.config.localDaemon.consoleThrottleLines, line_reset_interval: 100 },
   };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
