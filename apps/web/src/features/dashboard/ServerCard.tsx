@@ -80,7 +80,9 @@ export function ServerCard({ server }: { server: Server }) {
         ) : badge !== null ? (
           <span
             data-testid="server-badge"
-            className="inline-block rounded bg-zinc-800 px-2 py-1 text-xs font-medium uppercase tracking-wide text-zinc-300"
+            className={`inline-block rounded px-2 py-1 text-xs font-medium uppercase tracking-wide ${
+              badge === 'Install Failed' ? 'bg-red-950 text-red-200' : 'bg-zinc-800 text-zinc-300'
+            }`}
           >
             {t(`badge.${badge}`)}
           </span>

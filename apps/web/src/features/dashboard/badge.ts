@@ -1,10 +1,12 @@
 import type { ServerResources, ServerSummary } from '../../api/servers.ts';
+import { installFailed } from '../server/installFailed.ts';
 
 export type CardBadge =
   | 'Suspended'
   | 'Connection Error'
   | 'Transferring'
   | 'Installing'
+  | 'Install Failed'
   | 'Restoring Backup'
   | 'Unavailable'
   | 'loading'
@@ -19,6 +21,8 @@ export function cardBadge(
   resources: { data?: ServerResources; isError: boolean; isLoading: boolean },
 ): CardBadge {
   if (server.status === 'suspended' || resources.data?.isSuspended) return 'Suspended';
+  // Not in the spec's list (issue 24): a failed install is not a connection problem, nor "Installing".
+  if (installFailed(server.status)) return 'Install Failed';
   if (resources.data) return null;
   if (resources.isError) return 'Connection Error';
   if (server.isTransferring) return 'Transferring';

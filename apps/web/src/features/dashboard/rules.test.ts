@@ -66,7 +66,16 @@ describe('cardBadge', () => {
     ['Installing', server('installing'), none, 'Installing'],
     ['Restoring Backup', server('restoring_backup'), none, 'Restoring Backup'],
     ['a spinner while loading', server(null), { ...none, isLoading: true }, 'loading'],
-    ['Unavailable otherwise', server('install_failed'), none, 'Unavailable'],
+    ['Install Failed, not Unavailable', server('install_failed'), none, 'Install Failed'],
+    // Its resources cannot load (the panel refuses a server in conflict): not a "Connection Error".
+    [
+      'Install Failed, not Connection Error',
+      server('install_failed'),
+      { ...none, isError: true },
+      'Install Failed',
+    ],
+    ['Install Failed after a reinstall', server('reinstall_failed'), none, 'Install Failed'],
+    ['Unavailable otherwise', server('some_future_status'), none, 'Unavailable'],
     ['Unavailable with nothing loaded', server(null), none, 'Unavailable'],
   ] as const)('%s', (_name, s, resources, expected) => {
     expect(cardBadge(s, resources)).toBe(expected);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { ConflictNotice } from './ConflictNotice.tsx';
+import { statusText } from './HeaderCard.tsx';
 
-// The four notices with the spec's texts (the browser tests cover installing, restoring and
+// The notices with the spec's texts (the browser tests cover installing, restoring and
 // suspended against the real panel; transfers have no panel side yet, so this one is here).
 describe('ConflictNotice', () => {
   it.each([
@@ -16,10 +17,16 @@ describe('ConflictNotice', () => {
       'Running Installer',
       'Your server should be ready soon, please try again in a few minutes.',
     ],
+    // No spec text for a failed install: it says so, and who can help (issue 24).
     [
       { status: 'install_failed', isTransferring: false },
-      'Running Installer',
-      'Your server should be ready soon, please try again in a few minutes.',
+      'Installation Failed',
+      'This server could not be installed. Please contact your administrator.',
+    ],
+    [
+      { status: 'reinstall_failed', isTransferring: false },
+      'Installation Failed',
+      'This server could not be installed. Please contact your administrator.',
     ],
     [
       { status: 'suspended', isTransferring: false },
@@ -40,5 +47,15 @@ describe('ConflictNotice', () => {
   it('renders nothing for a server without a conflict', () => {
     const { container } = render(<ConflictNotice server={{ status: null, isTransferring: false }} />);
     expect(container.textContent).toBe('');
+  });
+});
+
+describe('statusText of a failed install', () => {
+  const t = (key: string) => key;
+  it('is "Install Failed" for a root admin on the console, not "Installing"', () => {
+    const failed = { isInstalling: true, isTransferring: false, status: 'install_failed' };
+    expect(statusText(t, true, failed, 'offline')).toBe('status.install_failed');
+    expect(statusText(t, true, { ...failed, status: 'installing' }, 'offline')).toBe('status.installing');
+    expect(statusText(t, false, failed, 'offline')).toBe('status.connecting');
   });
 });

@@ -1,12 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { ScreenBlock } from '../../components/ScreenBlock.tsx';
 import type { Server } from '../../api/servers.ts';
+import { installFailed } from './installFailed.ts';
 
 /** Which notice a server in a conflict state gets (spec 001 §2 "Conflict notice screens"). */
 export function conflictKind(
   server: Pick<Server, 'status' | 'isTransferring'>,
-): 'transferring' | 'installing' | 'suspended' | 'restoring' | null {
+): 'transferring' | 'installing' | 'install_failed' | 'suspended' | 'restoring' | null {
   if (server.isTransferring) return 'transferring';
+  // A failed install waits for an administrator, not for time: it is not "ready soon".
+  if (installFailed(server.status)) return 'install_failed';
   switch (server.status) {
     case null:
       return null;
@@ -14,7 +17,7 @@ export function conflictKind(
       return 'suspended';
     case 'restoring_backup':
       return 'restoring';
-    // installing, install_failed and any status we do not know yet: the server is not ready.
+    // installing and any status we do not know yet: the server is not ready.
     default:
       return 'installing';
   }

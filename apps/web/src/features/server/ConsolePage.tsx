@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useGlobalStore } from '../../app/store.ts';
 import { can } from '../../lib/shared.ts';
 import { MessageBox } from '../../components/MessageBox.tsx';
 import { useTitle } from '../../lib/useTitle.ts';
@@ -10,6 +12,7 @@ import { HeaderCard } from './HeaderCard.tsx';
 import { PowerButtons } from './PowerButtons.tsx';
 import { Terminal } from './Terminal.tsx';
 import { useServerStore } from './store.ts';
+import { installFailed } from './installFailed.ts';
 import { THROTTLED_FLASH_KEY } from './throttledNotice.ts';
 
 /** The console tab (spec 001 §2 "Console"). */
@@ -21,11 +24,24 @@ export function ConsolePage() {
   const socketError = useServerStore((s) => s.socketError);
   const fatal = useServerStore((s) => s.socketFatal);
   const permissions = useServerStore((s) => s.permissions);
+  const rootAdmin = useGlobalStore((s) => s.user?.rootAdmin ?? false);
   useTitle(`${server.name} | ${t('console')}`);
 
   return (
     <div className="space-y-4">
-      {server.isInstalling ? (
+      {installFailed(server.status) ? (
+        <MessageBox type="error">
+          {t('banner.install_failed')}{' '}
+          {rootAdmin && (
+            <Link
+              to={`/admin/servers/view/${server.internalId}`}
+              className="focus-ring rounded font-medium underline underline-offset-2"
+            >
+              {t('banner.install_failed_link')}
+            </Link>
+          )}
+        </MessageBox>
+      ) : server.isInstalling ? (
         <MessageBox type="warning">{t('banner.installing')}</MessageBox>
       ) : server.isTransferring ? (
         <MessageBox type="warning">{t('banner.transferring')}</MessageBox>

@@ -8,6 +8,7 @@ import {
   megabytesToBytes,
 } from '../../lib/shared.ts';
 import { useServerStore } from './store.ts';
+import { installFailed } from './installFailed.ts';
 
 function Row({
   label,
@@ -37,10 +38,12 @@ function Row({
 export function statusText(
   t: (key: string) => string,
   connected: boolean,
-  server: { isInstalling: boolean; isTransferring: boolean },
+  server: { isInstalling: boolean; isTransferring: boolean; status?: string | null },
   state: string | null,
 ): string {
   if (!connected) return t('status.connecting');
+  // Counted as installing by the spec, but nothing runs: an admin's console must not say so.
+  if (installFailed(server.status)) return t('status.install_failed');
   if (server.isInstalling) return t('status.installing');
   if (server.isTransferring) return t('status.transferring');
   return state ?? t('status.connecting');
