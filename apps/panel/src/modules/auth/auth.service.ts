@@ -165,21 +165,45 @@ export class AuthService {
     }
     await this.reserveAttempt(keys);
     const invalidCode = 'The two-factor authentication token was invalid.';
-    if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) throw errors.display(invalidCode);
+    const method = input.recovery_token ? 'recovery-token' : 'code';
+    if (!safeEqual(sha256Hex(input.confirmation_token), pending.tokenHash)) {
+      throw await this.secondFactorFailed(user, method, meta, invalidCode);
+    }
     if (input.recovery_token) {
       if (!(await this.deps.twoFactor.useRecoveryToken(user, input.recovery_token))) {
-        throw errors.display('The recovery token provided is not valid.');
+        throw await this.secondFactorFailed(user, method, meta, 'The recovery token provided is not valid.');
       }
       delete session.data.pendingLogin;
       await this.succeed(user, keys, 'auth:recovery-token', meta);
       return { complete: true, user, method: 'recovery' };
     }
     if (!(await this.deps.twoFactor.verifyCode(user, String(input.authentication_code ?? '')))) {
-      throw errors.display(invalidCode);
+      throw await this.secondFactorFailed(user, method, meta, invalidCode);
     }
     delete session.data.pendingLogin;
     await this.succeed(user, keys, 'auth:checkpoint', meta);
     return { complete: true, user, method: 'totp' };
+  }
+
+  /**
+   * A wrong (or replayed) two-factor code or an unknown (or already used) recovery code is a failed
+   * sign-in (`auth:fail`, as a wrong password is), about the account whose password was right: its
+   * owner sees it in their activity and learns that the password is known. Nobody is signed in, so
+   * there is no actor. Returns the error to throw.
+   */
+  private async secondFactorFailed(
+    user: User,
+    method: 'code' | 'recovery-token',
+    meta: RequestMeta,
+    message: string,
+  ): Promise<Error> {
+    await this.deps.activity.log(
+      'auth:fail',
+      { userId: null, apiKeyId: null, ip: meta.ip },
+      [{ type: 'user', id: user.id }],
+      { username: user.username, two_factor: method },
+    );
+    return errors.display(message);
   }
 
   private async succeed(user: User, keys: string[], event: string, meta: RequestMeta) {
