@@ -4,18 +4,47 @@ import type { ActivityEvent } from '../../../api/activity.ts';
 /** How many names of a list a sentence spells out before "and N more". */
 const NAMED_ITEMS = 3;
 
+/**
+ * One value as words: never JSON, whatever shape a property has. Known shapes read as the panel
+ * means them (`{from, to}` a rename, `{file, mode}` a permission change); any other object as its
+ * values, keyed.
+ */
 function itemText(item: unknown): string {
-  if (typeof item === 'string' || typeof item === 'number') return String(item);
-  if (item && typeof item === 'object') {
-    const { from, to } = item as { from?: unknown; to?: unknown };
+  if (item === null || item === undefined) return '';
+  if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') return String(item);
+  if (Array.isArray(item)) return listText(item);
+  if (typeof item === 'object') {
+    const { from, to, file, mode } = item as Record<string, unknown>;
     if (typeof from === 'string' && typeof to === 'string') return `${from} → ${to}`;
+    if (typeof file === 'string' && (typeof mode === 'string' || typeof mode === 'number'))
+      return `${file} (${mode})`;
+    return Object.entries(item)
+      .map(([key, value]) => `${key} ${itemText(value)}`.trim())
+      .join(', ');
   }
-  return JSON.stringify(item);
+  return typeof item === 'bigint' ? item.toString() : ''; // JSON has nothing else
 }
 
 function listText(items: readonly unknown[]): string {
   const named = items.slice(0, NAMED_ITEMS).map(itemText).join(', ');
   return items.length > NAMED_ITEMS ? `${named} +${items.length - NAMED_ITEMS}` : named;
+}
+
+/**
+ * Properties that pick a variant of an event's sentence (an i18next context): a string gives its
+ * value (`auth:fail` with `two_factor: "code"` reads `events.auth.fail_code`), `true` the
+ * property's name (`interrupted: true` → `…restore-failed_interrupted`). Without a variant
+ * sentence the event's own one is used.
+ */
+const VARIANT_PROPERTIES = ['two_factor', 'interrupted', 'by_administrator'] as const;
+
+function variantOf(properties: Record<string, unknown>): string | undefined {
+  for (const key of VARIANT_PROPERTIES) {
+    const value = properties[key];
+    if (typeof value === 'string' && value) return value;
+    if (value === true) return key;
+  }
+  return undefined;
 }
 
 /** `/plugins/` (the panel's form of a directory) reads better as `/plugins`. */
@@ -32,11 +61,7 @@ export function sentenceValues(event: ActivityEvent, systemName: string): Record
   for (const [key, value] of Object.entries(event.properties)) {
     if (key === 'count' && typeof value === 'number') values.count = value;
     else if (key === 'directory' && typeof value === 'string') values.directory = folderText(value);
-    else if (Array.isArray(value)) values[key] = listText(value);
-    else if (value === null || value === undefined) values[key] = '';
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      values[key] = String(value);
-    else values[key] = JSON.stringify(value);
+    else values[key] = itemText(value);
   }
   values.actor = event.actor?.username ?? systemName;
   return values;
@@ -53,5 +78,6 @@ export function eventKey(event: string): string {
  */
 export function describeEvent(event: ActivityEvent, t: TFunction<'activity'>): string {
   const values = sentenceValues(event, t('system'));
-  return t(eventKey(event.event), { ...values, defaultValue: event.event });
+  const context = variantOf(event.properties);
+  return t(eventKey(event.event), { ...values, ...(context ? { context } : {}), defaultValue: event.event });
 }
