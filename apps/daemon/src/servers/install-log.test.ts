@@ -94,6 +94,25 @@ describe('a failed install keeps its log, and the daemon serves it', () => {
     expect(text).not.toContain('first attempt');
   }, 120_000);
 
+  it("replays a failed install's output to a console with admin.websocket.install, and only to it", async () => {
+    const { uuid } = await install('echo "unpacking the world"\nexit 4');
+    const adminWs = await stack.ws(uuid);
+    adminWs.send('auth', await stack.token(uuid));
+    await adminWs.waitFor((m) => m.event === 'install output' && m.args?.[0] === 'unpacking the world');
+    await adminWs.waitFor(
+      (m) => m.event === 'install output' && m.args?.[0] === 'install script exited with code 4',
+    );
+    adminWs.close();
+
+    // The owner's token ('*' does not grant admin permissions): its first stats, sent after the
+    // replay would be, arrive without any install output before them.
+    const ownerWs = await stack.ws(uuid);
+    ownerWs.send('auth', await stack.token(uuid, { permissions: ['*'] }));
+    await ownerWs.waitFor((m) => m.event === 'stats');
+    expect(ownerWs.messages.filter((m) => m.event === 'install output')).toEqual([]);
+    ownerWs.close();
+  }, 120_000);
+
   it('answers 404 for a server without a log, or unknown to the node, and 403 with a wrong node token', async () => {
     const uuid = randomUUID();
     stack.remote.servers.set(uuid, fixtureServer(uuid, { settings: { skip_egg_scripts: true } }));

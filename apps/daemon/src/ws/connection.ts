@@ -24,6 +24,7 @@ import { ConsolePacer } from './console-pacer.ts';
 import { JwtError, verifyWebsocketToken } from './jwt.ts';
 import { MessageLimiter } from './limits.ts';
 import type { OpenSocket } from './open-sockets.ts';
+import { installReplay } from '../servers/install-log.ts';
 
 export interface ConnectionDeps {
   config: DaemonConfig;
@@ -288,6 +289,11 @@ export class WsConnection implements OpenSocket {
     this.subscribed = true;
     this.subscribe();
     this.send(WS_OUTBOUND.status, [this.server.state]);
+    // An admin who opens the console mid-install or after a failed one sees the output so far
+    // (our extension): the lines after this point come from the bus subscribed just above.
+    if (this.can('admin.websocket.install')) {
+      for (const line of installReplay(this.server)) this.send(WS_OUTBOUND.installOutput, [line]);
+    }
     if (this.server.state === 'offline' && !this.server.installing) {
       await this.server.disk.refresh();
       this.send(WS_OUTBOUND.stats, [JSON.stringify(this.server.stats())]);
