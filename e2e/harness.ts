@@ -109,7 +109,7 @@ export interface Panel {
 }
 
 export async function startPanel(
-  options: { env?: Record<string, string>; smtpPort?: number } = {},
+  options: { env?: Record<string, string>; smtpPort?: number; unsetEnv?: string[] } = {},
 ): Promise<Panel> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talon-e2e-'));
   const port = await freePort();
@@ -138,6 +138,8 @@ export async function startPanel(
     ...options.env,
   };
   delete env.DATABASE_URL;
+  // e.g. MAIL_FROM_ADDRESS, to see the panel's own default as a fresh install has it
+  for (const name of options.unsetEnv ?? []) delete env[name];
   // Node loads tsx itself, as `npm start` does: the tsx command relays signals and SIGKILLs a panel
   // slow to acknowledge them (a busy machine), which leaves the panel's local daemon running.
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/panel/src/main.ts'], {

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
@@ -33,6 +34,29 @@ import { TestMailBox } from './TestMailBox.tsx';
 
 export const SETTINGS_QUERY = ['admin', 'settings'] as const;
 
+/**
+ * The label of each field that can refuse a save, in page order: the form-level line names the
+ * fields that block it ("Not saved: correct Sender address first.") and the first one gets the focus.
+ */
+const LABEL_KEYS: Partial<Record<keyof SettingsFormValues, string>> = {
+  appName: 'settings.app_name',
+  twoFactor: 'settings.two_factor',
+  recaptchaEnabled: 'settings.recaptcha.enabled',
+  recaptchaSiteKey: 'settings.recaptcha.site_key',
+  recaptchaSecretKey: 'settings.recaptcha.secret_key',
+  mailHost: 'settings.mail.host',
+  mailPort: 'settings.mail.port',
+  mailEncryption: 'settings.mail.encryption',
+  mailUsername: 'settings.mail.username',
+  mailPassword: 'settings.mail.password',
+  mailFromAddress: 'settings.mail.from_address',
+  mailFromName: 'settings.mail.from_name',
+  allocationsEnabled: 'settings.allocations.enabled',
+  allocationsStart: 'settings.allocations.start',
+  allocationsEnd: 'settings.allocations.end',
+};
+const PAGE_ORDER = Object.keys(LABEL_KEYS) as (keyof SettingsFormValues)[];
+
 /** /admin/settings */
 export function SettingsPage() {
   const { t } = useTranslation('admin');
@@ -45,7 +69,7 @@ export function SettingsPage() {
 }
 
 function SettingsForm({ settings }: { settings: PanelSettings }) {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const client = useQueryClient();
   const form = useForm<SettingsFormValues>({
     resolver: settingsResolver,
@@ -57,8 +81,22 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
   const env = (field: SettingsField, hint?: string) =>
     locked.has(FIELD_WIRE[field]) ? { readOnly: true, hint: t('settings.set_by_environment') } : { hint };
   const envLocked = (field: SettingsField) => locked.has(FIELD_WIRE[field]);
+  const blocking = PAGE_ORDER.filter((field) => form.formState.errors[field]);
+  /** Brings the first field with a problem into view and focuses it (below the sticky top bar). */
+  const focusFirstProblem = () => {
+    const first = PAGE_ORDER.find((field) => form.getFieldState(field).error);
+    if (!first) return;
+    form.setFocus(first);
+    document.activeElement?.scrollIntoView?.({ block: 'center' });
+  };
   const recaptchaOn = form.watch('recaptchaEnabled');
   const allocationsOn = form.watch('allocationsEnabled');
+  // A problem of a field that is hidden again (its switch turned off) no longer blocks the save.
+  const { clearErrors } = form;
+  useEffect(() => {
+    if (!recaptchaOn) clearErrors(['recaptchaSiteKey', 'recaptchaSecretKey']);
+    if (!allocationsOn) clearErrors(['allocationsStart', 'allocationsEnd']);
+  }, [recaptchaOn, allocationsOn, clearErrors]);
 
   const onSubmit = async (values: SettingsFormValues) => {
     const store = useGlobalStore.getState();
@@ -69,13 +107,13 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
       useGlobalStore.setState((s) => ({ settings: { ...s.settings, name: saved.appName } }));
       store.addFlash({ key: ADMIN_FLASH, type: 'success', message: t('settings.saved') });
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, fieldForWire))
-        flashError(ADMIN_FLASH, httpErrorToHuman(error));
+      if (applyFieldErrors(error, form.setError, fieldForWire)) focusFirstProblem();
+      else flashError(ADMIN_FLASH, httpErrorToHuman(error));
     }
   };
 
   return (
-    <form noValidate onSubmit={form.handleSubmit(onSubmit)} className="relative space-y-6">
+    <form noValidate onSubmit={form.handleSubmit(onSubmit, focusFirstProblem)} className="relative space-y-6">
       <SpinnerOverlay visible={isSubmitting} />
       {locked.size > 0 && <p className="text-sm text-zinc-400">{t('settings.environment_note')}</p>}
       <ContentBox title={t('settings.general')}>
@@ -247,7 +285,16 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
         </div>
       </ContentBox>
 
-      <div className="flex justify-end">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-end">
+        {blocking.length > 0 && (
+          <p role="alert" className="text-sm text-red-400">
+            {t('settings.not_saved', {
+              fields: new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(
+                blocking.map((field) => t(LABEL_KEYS[field]!)),
+              ),
+            })}
+          </p>
+        )}
         <Button type="submit" isLoading={isSubmitting} disabled={!isDirty}>
           {t('settings.save')}
         </Button>

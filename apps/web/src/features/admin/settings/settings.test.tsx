@@ -80,7 +80,18 @@ describe('admin settings', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     expect(await screen.findByText('The site name is required.')).toBeInTheDocument();
     expect(screen.getAllByText('Enter a port to turn this on.')).toHaveLength(2);
+    // The form says which fields block the save, and the first one has the focus.
+    expect(screen.getByText(/^Not saved:/)).toHaveTextContent(
+      'Not saved: correct Site name, First port, and Last port first.',
+    );
+    expect(screen.getByLabelText('Site name')).toHaveFocus();
     expect(fetch.calls).toHaveLength(1);
+    await userEvent.type(screen.getByLabelText('Site name'), 'Talon');
+    expect(screen.getByText(/^Not saved:/)).toHaveTextContent(
+      'Not saved: correct First port and Last port first.',
+    );
+    await userEvent.click(screen.getByLabelText('Let users add ports to their servers themselves'));
+    expect(screen.queryByText(/^Not saved:/)).toBeNull();
   });
 
   it("puts the panel's 422 under the field it is about", async () => {
@@ -107,6 +118,8 @@ describe('admin settings', () => {
       await screen.findByText('The mail.from address must be a valid email address.'),
     ).toBeInTheDocument();
     expect(screen.getByLabelText('Sender address')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText(/^Not saved:/)).toHaveTextContent('Not saved: correct Sender address first.');
+    expect(screen.getByLabelText('Sender address')).toHaveFocus();
     expect(screen.queryByText('The settings were saved.')).toBeNull();
   });
 

@@ -48,6 +48,23 @@ describe('settings form rules', () => {
     });
   });
 
+  it('accepts the panel’s own default sender no-reply@localhost (a single-label domain) and refuses malformed ones', () => {
+    for (const sender of ['no-reply@localhost', 'panel@mailhost', 'panel@example.com']) {
+      expect(settingsProblems({ ...valid, mailFromAddress: sender })).toEqual({});
+    }
+    for (const sender of [
+      'no-reply@',
+      '@localhost',
+      'no-reply@-localhost',
+      'no-reply@localhost.',
+      'a b@localhost',
+    ]) {
+      expect(settingsProblems({ ...valid, mailFromAddress: sender })).toEqual({
+        mailFromAddress: 'Enter a valid email address.',
+      });
+    }
+  });
+
   it('keeps a stored reCAPTCHA secret when the box is left empty', () => {
     expect(
       settingsProblems({

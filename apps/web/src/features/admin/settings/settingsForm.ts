@@ -1,3 +1,4 @@
+import { isSenderAddress } from '@talon/shared/rules';
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import type { PanelSettings, PanelSettingsPatch } from '../../../api/application/settings.ts';
 
@@ -71,7 +72,7 @@ export function settingsProblems(v: SettingsFormValues): Partial<Record<keyof Se
   }
   if (v.appName.trim() === '') problems.appName = 'The site name is required.';
   if (!isPort(v.mailPort.trim())) problems.mailPort = 'Enter the SMTP port (1–65535; often 587, 465 or 25).';
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.mailFromAddress.trim())) {
+  if (!isSenderAddress(v.mailFromAddress.trim())) {
     problems.mailFromAddress = 'Enter a valid email address.';
   }
   if (v.recaptchaEnabled && v.recaptchaSiteKey.trim() === '') {
