@@ -7,7 +7,7 @@ import type { Server } from '../servers/server.ts';
 import type { Denylist } from '../ws/denylist.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
 import type { SystemInfoV2 } from '@talon/shared/wings/system-v2';
-import { systemInfo, systemInfoV2 } from './system-info.ts';
+import { runtimeExtension, systemInfo, systemInfoV2 } from './system-info.ts';
 import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
@@ -66,8 +66,8 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   // `?v=2` is Wings' richer answer (total memory, the distribution's name); the panel's node health uses it.
   app.get('/api/system', async (req): Promise<SystemInfo | SystemInfoV2> =>
     (req.query as { v?: string }).v === '2'
-      ? systemInfoV2(DAEMON_VERSION)
-      : systemInfo(DAEMON_VERSION, deps.runtime),
+      ? systemInfoV2(DAEMON_VERSION, runtimeExtension(deps.runtime, config))
+      : systemInfo(DAEMON_VERSION, runtimeExtension(deps.runtime, config)),
   );
 
   app.get('/api/servers', async () => manager.all().map((s) => serverDocument(s, config)));

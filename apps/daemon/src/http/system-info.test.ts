@@ -18,6 +18,8 @@ describe('GET /api/system', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ os: 'linux', cpu_count: os.cpus().length, version: '0.1.0' });
     expect(res.body.system).toBeUndefined();
+    // Our extension: how servers run here (processes; no Docker network).
+    expect(res.body.runtime).toMatchObject({ driver: 'process', network: null });
   });
 
   it('answers the v=2 shape with the total memory and the distribution name', async () => {
@@ -30,6 +32,7 @@ describe('GET /api/system', () => {
     expect(body.system.os_type).toBe('linux');
     expect(body.system.os).not.toBe('');
     expect(res.body.cpu_count).toBeUndefined();
+    expect(body.runtime).toMatchObject({ driver: 'process', network: null });
   });
 
   it('reads PRETTY_NAME, else NAME, from os-release text', () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { SystemInfo } from '@talon/shared';
-import type { SystemInfoV2 } from '@talon/shared/wings/system-v2';
+import type { NodeRuntime, SystemInfoV2 } from '@talon/shared/wings/system-v2';
+import type { DaemonConfig } from '../config/config.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
 
 /** Go's name for the CPU architecture, as Wings reports it (`amd64`, `arm64`). */
@@ -31,22 +32,37 @@ function osName(): string {
   return `${os.type()} ${os.release()}`;
 }
 
+/**
+ * The `runtime` extension of both answers: how this node runs servers, and for containers the
+ * Docker network mode they join (the admin node page shows "Docker (host network)").
+ */
+export function runtimeExtension(runtime: RuntimeInfo, config: DaemonConfig): NodeRuntime {
+  return {
+    ...runtime,
+    network: runtime.driver === 'docker' ? config.docker.network.network_mode : null,
+  };
+}
+
 /** `GET /api/system` without `v=2` (Wings' plain answer; `runtime` is our extension). */
-export function systemInfo(version: string, runtime: RuntimeInfo): SystemInfo {
+export function systemInfo(version: string, runtime: NodeRuntime): SystemInfo {
   return {
     architecture: architecture(),
     cpu_count: os.cpus().length,
     kernel_version: os.release(),
     os: 'linux',
     version,
-    runtime: { ...runtime },
+    runtime,
   };
 }
 
-/** `GET /api/system?v=2`: Wings' host block with the total memory; no `docker` block (no Docker). */
-export function systemInfoV2(version: string): SystemInfoV2 {
+/**
+ * `GET /api/system?v=2`: Wings' host block with the total memory, and our `runtime` extension (the
+ * panel's node health reads this answer); no Wings `docker` block.
+ */
+export function systemInfoV2(version: string, runtime: NodeRuntime): SystemInfoV2 {
   return {
     version,
+    runtime,
     system: {
       architecture: architecture(),
       cpu_threads: os.cpus().length,

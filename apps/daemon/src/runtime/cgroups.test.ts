@@ -98,6 +98,7 @@ describe('cgroup v1 at a configured root', () => {
       confinement: 'bwrap',
       limits: 'cgroup-v1',
       enforcement: 'kernel',
+      network: null,
     });
   });
 
@@ -224,6 +225,7 @@ describe('without cgroups (watchdog)', () => {
         confinement: 'bwrap',
         limits: 'watchdog',
         enforcement: 'best-effort',
+        network: null,
       });
       const uuid = await stack.createInstalled();
       const ws = await stack.startedWs(uuid);

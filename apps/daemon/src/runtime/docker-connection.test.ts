@@ -90,6 +90,13 @@ describe('why Docker cannot be used', () => {
           network: 'host',
           msg: `runtime: servers run in Docker containers (engine ${engine.host}, network host)`,
         });
+        // …and tells the panel, for the admin node page.
+        const system = await daemon.api('GET', '/api/system?v=2');
+        expect(system.body.runtime).toMatchObject({
+          driver: 'docker',
+          confinement: 'container',
+          network: 'host',
+        });
       } finally {
         await daemon.dispose();
       }

@@ -1,6 +1,6 @@
 import type { NodeHealth } from '@talon/shared/admin/node-wire';
 import { systemInfoSchema } from '@talon/shared';
-import { systemInfoV2Schema } from '@talon/shared/wings/system-v2';
+import { systemInfoV2Schema, type NodeRuntime } from '@talon/shared/wings/system-v2';
 import type { Node } from '../db/types.ts';
 import { TIMED_OUT, type DaemonClient, type DaemonResponse } from './daemon-client.ts';
 
@@ -38,7 +38,19 @@ const UNKNOWN: Facts = {
   kernel_version: null,
   os: null,
   memory: { total: null },
+  runtime: null,
 };
+
+/**
+ * How the node runs servers, from our daemon's `runtime` extension; a Wings node (its v2 answer
+ * has a `docker` block) runs Docker.
+ */
+function runtimeOf(runtime: NodeRuntime | undefined, wingsDocker: boolean): NodeHealth['runtime'] {
+  if (runtime) {
+    return { driver: runtime.driver, confinement: runtime.confinement, network: runtime.network ?? null };
+  }
+  return wingsDocker ? { driver: 'docker', confinement: 'container', network: null } : null;
+}
 
 /**
  * The facts of a 2xx answer: Wings' `v=2` shape, or the plain one from daemons that ignore `v=2`
@@ -61,12 +73,21 @@ function factsOf(res: DaemonResponse): Facts | null {
       kernel_version: s.kernel_version,
       os: s.os,
       memory: { total: s.memory_bytes },
+      runtime: runtimeOf(v2.data.runtime, v2.data.docker !== undefined),
     };
   }
   const v1 = systemInfoSchema.safeParse(body);
   if (!v1.success) return null;
-  const { version, architecture, cpu_count, kernel_version, os } = v1.data;
-  return { version, architecture, cpu_count, kernel_version, os, memory: { total: null } };
+  const { version, architecture, cpu_count, kernel_version, os, runtime } = v1.data;
+  return {
+    version,
+    architecture,
+    cpu_count,
+    kernel_version,
+    os,
+    memory: { total: null },
+    runtime: runtimeOf(runtime, false),
+  };
 }
 
 function statusError(status: number): string {

@@ -14,6 +14,14 @@ export const nodeHealthSchema = z.object({
   kernel_version: z.string().nullable(),
   os: z.string().nullable(),
   memory: z.object({ total: z.number().int().nullable() }),
+  /**
+   * How the node runs servers: `driver` `process` or `docker`; `confinement` `bwrap`, `container`
+   * or `none`; `network` the containers' Docker network mode (null for processes or when the node
+   * does not say, e.g. Wings, which runs Docker). Null when unknown.
+   */
+  runtime: z
+    .object({ driver: z.string(), confinement: z.string().nullable(), network: z.string().nullable() })
+    .nullable(),
   /** Why the daemon could not be asked, in words; null when it answered. */
   error: z.string().nullable(),
   checked_at: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { POWER_ACTIONS, SERVER_STATES } from './events.ts';
+import { nodeRuntimeSchema } from './system-v2.ts';
 
 /**
  * What a daemon answers the panel over HTTP (Wings protocol §2). The daemon builds these shapes and
@@ -61,13 +62,6 @@ export const systemInfoSchema = z.looseObject({
   kernel_version: z.string(),
   os: z.string(),
   version: z.string(),
-  runtime: z
-    .looseObject({
-      driver: z.string(),
-      confinement: z.string(),
-      limits: z.string(),
-      enforcement: z.string(),
-    })
-    .optional(),
+  runtime: nodeRuntimeSchema.optional(),
 });
 export type SystemInfo = z.infer<typeof systemInfoSchema>;

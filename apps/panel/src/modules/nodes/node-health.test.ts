@@ -1,7 +1,8 @@
 // GET /api/application/nodes/{id}/health against a real daemon process, a port nothing listens on,
 // a daemon that accepts and stays silent, a node whose token the daemon does not know, and the
 // same daemon once stopped.
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import os from 'node:os';
 import { nodeHealthSchema } from '@talon/shared/admin/node-wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,9 @@ describe('node health', () => {
       kernel_version: os.release(),
       memory: { total: os.totalmem() },
     });
+    // The daemon's runtime extension: servers as processes, no Docker network.
+    expect(h.runtime).toMatchObject({ driver: 'process', network: null });
+    expect(['bwrap', 'none']).toContain(h.runtime?.confinement);
     expect(h.architecture).toBe(os.arch() === 'x64' ? 'amd64' : os.arch());
     expect(h.os).toBeTruthy();
     expect(Date.parse(h.checked_at)).toBeGreaterThanOrEqual(before - 1000);
@@ -90,9 +94,59 @@ describe('node health', () => {
       kernel_version: null,
       os: null,
       memory: { total: null },
+      runtime: null,
       error: 'Connection refused',
       checked_at: expect.any(String),
     });
+  });
+
+  it('a Wings node (a docker block, no runtime extension) runs Docker; a docker daemon names its network', async () => {
+    const answers: Record<string, unknown>[] = [
+      {
+        version: '1.11.13',
+        docker: { version: '28.2.2', cgroups: { driver: 'cgroupfs', version: '1' } },
+        system: {
+          architecture: 'amd64',
+          cpu_threads: 4,
+          memory_bytes: 8e9,
+          kernel_version: '6.1.0',
+          os: 'Debian GNU/Linux 12 (bookworm)',
+          os_type: 'linux',
+        },
+      },
+    ];
+    answers.push({
+      ...answers[0],
+      docker: undefined,
+      version: '0.1.0',
+      runtime: {
+        driver: 'docker',
+        confinement: 'container',
+        limits: 'docker',
+        enforcement: 'kernel',
+        network: 'host',
+      },
+    });
+    const standIn = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(answers.shift()));
+    });
+    await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
+    try {
+      const id = await nodeAt((standIn.address() as AddressInfo).port, 'Docker stand-in');
+      expect((await health(id)).runtime).toEqual({
+        driver: 'docker',
+        confinement: 'container',
+        network: null,
+      });
+      expect((await health(id)).runtime).toEqual({
+        driver: 'docker',
+        confinement: 'container',
+        network: 'host',
+      });
+    } finally {
+      standIn.close();
+    }
   });
 
   it('a daemon that never answers: unreachable after the 3 s timeout', async () => {

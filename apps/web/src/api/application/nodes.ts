@@ -118,6 +118,8 @@ export interface NodeHealth {
   os: string | null;
   /** Bytes. */
   memoryTotal: number | null;
+  /** How the node runs servers (`process` or `docker`, its confinement, the containers' network); null when unknown. */
+  runtime: { driver: string; confinement: string | null; network: string | null } | null;
   error: string | null;
   checkedAt: string;
 }
@@ -131,6 +133,7 @@ export function toNodeHealth(wire: WireNodeHealth): NodeHealth {
     kernelVersion: wire.kernel_version,
     os: wire.os,
     memoryTotal: wire.memory?.total ?? null,
+    runtime: wire.runtime ?? null,
     error: wire.error,
     checkedAt: wire.checked_at,
   };

@@ -9,6 +9,7 @@ import { DetailList, StatusBadge } from '../components/index.ts';
 import { formatMoment } from '../format.ts';
 import { ResourceBar } from '../overview/ResourceBar.tsx';
 import { useNodeHealth } from './NodeHealthBadge.tsx';
+import { runtimeLabel } from './runtimeLabel.ts';
 import { useAdminNode } from './useAdminNode.ts';
 
 /** A list's total, asked with one item a page (cheap on any size of node). */
@@ -80,6 +81,7 @@ export function NodeAboutTab() {
             <DetailList
               items={[
                 [t('nodes.about.version'), h.version ?? '—'],
+                [t('nodes.about.runtime'), runtimeLabel(h.runtime, t)],
                 [t('nodes.about.os'), h.os ?? '—'],
                 [t('nodes.about.kernel'), h.kernelVersion ?? '—'],
                 [t('nodes.about.architecture'), h.architecture ?? '—'],
