@@ -9,6 +9,8 @@ interface WireSiteConfiguration {
   analytics?: string;
   /** Talon's addition: whether servers may add allocations themselves (absent from older panels). */
   clientAllocations?: { enabled: boolean };
+  /** Talon's addition: the admin allows Gravatar pictures (absent or false: initials only). */
+  remoteAvatars?: boolean;
 }
 
 interface WireBootstrapUser {

@@ -83,6 +83,7 @@ const schema = z
       .min(1)
       .default(4 * 1024 * 1024),
     PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: bool.default(false),
+    REMOTE_AVATARS: bool.default(false),
     PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START: rangePort,
     PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END: rangePort,
     PTERODACTYL_CLIENT_DATABASES_ENABLED: bool.default(true),
@@ -176,6 +177,11 @@ export interface Config {
    * on the primary allocation's IP when the node has none free there (null: none).
    */
   clientAllocations: { enabled: boolean; range: [number, number] | null };
+  /**
+   * REMOTE_AVATARS: pages show Gravatar pictures (the browser asks gravatar.com, sending it each
+   * user's email hash). Off by default: initials, and no request leaves the panel's own address.
+   */
+  remoteAvatars: boolean;
   /**
    * Server users creating databases themselves (`enabled`), and on any database host when none
    * serves the server's node (`allowRandom`).
@@ -299,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ? [v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START, v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END]
           : null,
     },
+    remoteAvatars: v.REMOTE_AVATARS,
     clientDatabases: {
       enabled: v.PTERODACTYL_CLIENT_DATABASES_ENABLED,
       allowRandom: v.PTERODACTYL_CLIENT_DATABASES_ALLOW_RANDOM,

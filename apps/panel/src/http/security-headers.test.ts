@@ -55,12 +55,36 @@ describe('security headers over http', () => {
     expect(asset.headers.get('cache-control')).not.toBe('no-store');
   });
 
-  it('lets pages show the avatar pictures the API links to (subusers, activity actors)', async () => {
+  it('lets pages load the avatar pictures the API links to only once an admin turns remote avatars on', async () => {
     const user = await panel.createUser();
     const image = new URL(clientUserAttributes(user).image);
-    const page = await new TestClient(panel.url).get('/');
-    const allowed = directives(page.headers.get('content-security-policy')).get('img-src')!;
-    expect(allowed).toContain(image.origin);
+    const imageSources = async () => {
+      const page = await new TestClient(panel.url).get('/auth/login');
+      const site = JSON.parse(/window\.SiteConfiguration = (\{.*?\});/u.exec(page.text)![1]!) as {
+        remoteAvatars: boolean;
+      };
+      return {
+        remote: site.remoteAvatars,
+        allowed: directives(page.headers.get('content-security-policy')).get('img-src')!,
+      };
+    };
+    // Off by default: the page shows initials and its policy names no avatar service.
+    const off = await imageSources();
+    expect(off.remote).toBe(false);
+    expect(off.allowed).toEqual(["'self'", 'data:']);
+
+    const admin = await panel.signedIn(await panel.createUser({ admin: true }));
+    const on = await admin.request('PATCH', '/api/application/settings', { avatars: { remote: true } });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body.attributes.avatars).toEqual({ remote: true });
+    try {
+      const now = await imageSources();
+      expect(now.remote).toBe(true);
+      expect(now.allowed).toContain(image.origin);
+    } finally {
+      await admin.request('PATCH', '/api/application/settings', { avatars: { remote: false } });
+    }
+    expect((await imageSources()).allowed).not.toContain(image.origin);
   });
 
   it('gives pages their own browsing context group and no DNS prefetching', async () => {

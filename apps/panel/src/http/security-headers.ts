@@ -66,6 +66,8 @@ export interface PageSources {
   daemonOrigins: string[];
   recaptcha: boolean;
   analytics: boolean;
+  /** Gravatar pictures allowed (the admin's setting); otherwise no image comes from there. */
+  remoteAvatars: boolean;
 }
 
 export function newNonce(): string {
@@ -86,8 +88,13 @@ export function pagePolicy(src: PageSources): string {
     // xterm.js and CodeMirror add <style> elements at run time, without a nonce (e2e/csp.e2e.ts sees
     // style-src-elem violations in the server area without 'unsafe-inline'); also React style attributes.
     'style-src': ["'self'", "'unsafe-inline'"],
-    // Gravatar avatars; data: for inline SVG icons.
-    'img-src': ["'self'", 'data:', ...GRAVATAR, ...(src.analytics ? ANALYTICS_BEACONS : [])],
+    // data: for inline SVG icons; Gravatar only when an admin turned remote avatars on.
+    'img-src': [
+      "'self'",
+      'data:',
+      ...(src.remoteAvatars ? GRAVATAR : []),
+      ...(src.analytics ? ANALYTICS_BEACONS : []),
+    ],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...daemons, ...(src.analytics ? ANALYTICS_BEACONS : [])],
     'frame-src': src.recaptcha ? RECAPTCHA_FRAMES : ["'none'"],

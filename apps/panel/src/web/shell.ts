@@ -112,6 +112,8 @@ export async function webRoutes(
       ...(config.analyticsId ? { analytics: config.analyticsId } : {}),
       // Lets the web offer "Create Allocation" only where the panel would not refuse it.
       clientAllocations: { enabled: settings.clientAllocations.enabled },
+      // Off: the web shows initials and never asks the avatar service (issue 24).
+      remoteAvatars: settings.remoteAvatars,
     };
     const nonce = newNonce();
     const head = [
@@ -126,6 +128,7 @@ export async function webRoutes(
       daemonOrigins: await daemonOrigins(ctx.db.db),
       recaptcha: settings.recaptcha.enabled,
       analytics: Boolean(config.analyticsId),
+      remoteAvatars: settings.remoteAvatars,
     });
     return (
       reply

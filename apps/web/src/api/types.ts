@@ -21,6 +21,8 @@ export interface SiteSettings {
   analytics?: string;
   /** PTERODACTYL_CLIENT_ALLOCATIONS_ENABLED: without it the panel refuses every new allocation. */
   clientAllocations: boolean;
+  /** Gravatar pictures allowed by the admin; off, avatars are initials and nothing is fetched. */
+  remoteAvatars: boolean;
 }
 
 /** API key (spec §3). */
@@ -64,6 +66,7 @@ export function toSiteSettings(wire: WireSiteConfiguration | undefined): SiteSet
     recaptcha: { enabled: wire?.recaptcha?.enabled ?? false, siteKey: wire?.recaptcha?.siteKey ?? '' },
     analytics: wire?.analytics || undefined,
     clientAllocations: wire?.clientAllocations?.enabled ?? false,
+    remoteAvatars: wire?.remoteAvatars ?? false,
   };
 }
 

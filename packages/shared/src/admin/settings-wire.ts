@@ -29,6 +29,8 @@ export const panelSettingsSchema = z.object({
     range_start: z.number().int().nullable(),
     range_end: z.number().int().nullable(),
   }),
+  /** Gravatar pictures instead of initials (the browser then asks gravatar.com); off by default. */
+  avatars: z.object({ remote: z.boolean() }),
 });
 export type PanelSettings = z.infer<typeof panelSettingsSchema>;
 
@@ -52,6 +54,7 @@ export const PANEL_SETTING_FIELDS = [
   'client_allocations.enabled',
   'client_allocations.range_start',
   'client_allocations.range_end',
+  'avatars.remote',
 ] as const;
 export type PanelSettingField = (typeof PANEL_SETTING_FIELDS)[number];
 
@@ -82,6 +85,7 @@ export interface PanelSettingsPatch {
     from_name?: string | null;
   };
   client_allocations?: { enabled?: boolean; range_start?: number | null; range_end?: number | null };
+  avatars?: { remote?: boolean };
 }
 
 /** `POST /api/application/settings/mail/test`: the SMTP server's final answer to the test mail. */

@@ -37,6 +37,7 @@ const DEFAULTS = {
     from_name: null,
   },
   client_allocations: { enabled: false, range_start: null, range_end: null },
+  avatars: { remote: false },
 };
 
 let panel: TestPanel;
@@ -145,6 +146,8 @@ describe('PATCH /api/application/settings', () => {
     ['mail.from_address', { mail: { from_address: 'a@b@localhost' } }],
     ['mail.host', { mail: { host: ['a'] } }],
     ['client_allocations.enabled', { client_allocations: { enabled: null } }],
+    ['avatars.remote', { avatars: { remote: 'perhaps' } }],
+    ['avatars.remote', { avatars: { remote: null } }],
     ['client_allocations.range_start', { client_allocations: { range_start: 80 } }],
     ['client_allocations.range_end', { client_allocations: { range_end: 65536 } }],
     ['client_allocations.range_end', { client_allocations: { range_start: 30010, range_end: 30000 } }],
@@ -407,6 +410,7 @@ describe('the web app', () => {
         locale: 'en',
         recaptcha: { enabled: true, siteKey: 'shell-site-key' },
         clientAllocations: { enabled: true },
+        remoteAvatars: false,
       });
       expect(html).toContain('<title>Shell &#38; Co</title>');
       expect(html).not.toContain('shell-secret');

@@ -19,6 +19,7 @@ export interface SettingValues {
   'client_allocations.enabled': boolean;
   'client_allocations.range_start': number | null;
   'client_allocations.range_end': number | null;
+  'avatars.remote': boolean;
 }
 
 interface FieldSpec<K extends PanelSettingField> {
@@ -73,6 +74,7 @@ export const FIELDS: { [K in PanelSettingField]: FieldSpec<K> } = {
     env: 'PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_END',
     fallback: (c) => c.clientAllocations.range?.[1] ?? null,
   },
+  'avatars.remote': { env: 'REMOTE_AVATARS', fallback: (c) => c.remoteAvatars },
 };
 
 export const FIELD_NAMES = Object.keys(FIELDS) as PanelSettingField[];

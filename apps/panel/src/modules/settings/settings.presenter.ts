@@ -25,5 +25,6 @@ export function settingsAttributes({ values: v }: EffectiveSettings): PanelSetti
       range_start: v['client_allocations.range_start'],
       range_end: v['client_allocations.range_end'],
     },
+    avatars: { remote: v['avatars.remote'] },
   };
 }

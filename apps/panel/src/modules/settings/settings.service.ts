@@ -35,6 +35,8 @@ export interface EffectiveSettings {
   recaptcha: Config['recaptcha'];
   mail: MailSettings;
   clientAllocations: ClientAllocationSettings;
+  /** pages show Gravatar pictures (and the page policy lets them load) */
+  remoteAvatars: boolean;
 }
 
 export const SET_BY_ENVIRONMENT =
@@ -72,6 +74,8 @@ const RULES = {
   'client_allocations.enabled': 'sometimes|required|boolean',
   'client_allocations.range_start': 'sometimes|nullable|integer|between:1025,65535',
   'client_allocations.range_end': 'sometimes|nullable|integer|between:1025,65535',
+  avatars: 'sometimes|array',
+  'avatars.remote': 'sometimes|required|boolean',
 };
 const ATTRIBUTES = {
   'mail.port': 'mail port',
@@ -80,7 +84,11 @@ const ATTRIBUTES = {
   'client_allocations.range_end': 'range end',
 };
 
-const BOOLEANS = new Set<PanelSettingField>(['recaptcha.enabled', 'client_allocations.enabled']);
+const BOOLEANS = new Set<PanelSettingField>([
+  'recaptcha.enabled',
+  'client_allocations.enabled',
+  'avatars.remote',
+]);
 const INTEGERS = new Set<PanelSettingField>([
   'mail.port',
   'client_allocations.range_start',
@@ -261,6 +269,7 @@ export class SettingsService {
         enabled: v['client_allocations.enabled'],
         range: start !== null && end !== null ? [start, end] : null,
       },
+      remoteAvatars: v['avatars.remote'],
     };
   }
 }

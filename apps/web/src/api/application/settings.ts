@@ -25,6 +25,8 @@ export interface PanelSettings {
     fromName: string | null;
   };
   clientAllocations: { enabled: boolean; rangeStart: number | null; rangeEnd: number | null };
+  /** Gravatar pictures instead of initials (the browser then asks gravatar.com). */
+  remoteAvatars: boolean;
   /** Dotted wire names set by an environment variable (`mail.host`, `app_name`): read-only. */
   environment: string[];
 }
@@ -52,6 +54,7 @@ export function toPanelSettings(wire: WirePanelSettings, environment: string[] =
       rangeStart: wire.client_allocations.range_start,
       rangeEnd: wire.client_allocations.range_end,
     },
+    remoteAvatars: wire.avatars.remote,
     environment,
   };
 }

@@ -104,7 +104,9 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
     try {
       const saved = await updatePanelSettings(toPatch(values, settings.environment));
       client.setQueryData(SETTINGS_QUERY, saved);
-      useGlobalStore.setState((s) => ({ settings: { ...s.settings, name: saved.appName } }));
+      useGlobalStore.setState((s) => ({
+        settings: { ...s.settings, name: saved.appName, remoteAvatars: saved.remoteAvatars },
+      }));
       store.addFlash({ key: ADMIN_FLASH, type: 'success', message: t('settings.saved') });
     } catch (error) {
       if (applyFieldErrors(error, form.setError, fieldForWire)) focusFirstProblem();
@@ -283,6 +285,18 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
             </div>
           )}
         </div>
+      </ContentBox>
+
+      <ContentBox title={t('users:avatars.title')}>
+        <FormCheckbox
+          form={form}
+          name="remoteAvatars"
+          label={t('users:avatars.remote')}
+          disabled={envLocked('remoteAvatars')}
+          hint={
+            envLocked('remoteAvatars') ? t('settings.set_by_environment') : t('users:avatars.remote_hint')
+          }
+        />
       </ContentBox>
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-end">

@@ -22,6 +22,7 @@ const settings = (environment: string[] = [], patch: Record<string, unknown> = {
       from_name: null,
     },
     client_allocations: { enabled: false, range_start: null, range_end: null },
+    avatars: { remote: false },
     ...patch,
   },
   meta: { environment },
@@ -67,6 +68,7 @@ describe('admin settings', () => {
         from_name: null,
       },
       client_allocations: { enabled: false, range_start: null, range_end: null },
+      avatars: { remote: false },
     });
     expect(useGlobalStore.getState().settings.name).toBe('My Hosting');
   });

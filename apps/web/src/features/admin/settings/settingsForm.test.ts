@@ -19,6 +19,7 @@ const valid: SettingsFormValues = {
   allocationsEnabled: false,
   allocationsStart: '',
   allocationsEnd: '',
+  remoteAvatars: false,
 };
 
 describe('settings form rules', () => {
@@ -106,6 +107,7 @@ describe('settings patch', () => {
         from_name: null,
       },
       client_allocations: { enabled: false, range_start: null, range_end: null },
+      avatars: { remote: false },
     });
   });
 

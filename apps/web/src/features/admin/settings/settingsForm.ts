@@ -19,6 +19,7 @@ export const FIELD_WIRE = {
   allocationsEnabled: 'client_allocations.enabled',
   allocationsStart: 'client_allocations.range_start',
   allocationsEnd: 'client_allocations.range_end',
+  remoteAvatars: 'avatars.remote',
 } as const;
 
 export type SettingsField = keyof typeof FIELD_WIRE;
@@ -48,6 +49,7 @@ export interface SettingsFormValues {
   allocationsEnabled: boolean;
   allocationsStart: string;
   allocationsEnd: string;
+  remoteAvatars: boolean;
 }
 
 const isPort = (v: string) => /^\d+$/.test(v) && Number(v) >= 1 && Number(v) <= 65535;
@@ -124,6 +126,7 @@ export function toFormValues(s: PanelSettings): SettingsFormValues {
     allocationsEnabled: s.clientAllocations.enabled,
     allocationsStart: s.clientAllocations.rangeStart === null ? '' : String(s.clientAllocations.rangeStart),
     allocationsEnd: s.clientAllocations.rangeEnd === null ? '' : String(s.clientAllocations.rangeEnd),
+    remoteAvatars: s.remoteAvatars,
   };
 }
 
@@ -153,6 +156,7 @@ export function toPatch(v: SettingsFormValues, environment: readonly string[]): 
     'client_allocations.enabled': v.allocationsEnabled,
     'client_allocations.range_start': portOrNull(v.allocationsStart),
     'client_allocations.range_end': portOrNull(v.allocationsEnd),
+    'avatars.remote': v.remoteAvatars,
   };
   if (locked.has('mail.password')) values['mail.password_clear'] = undefined;
   const patch: Record<string, unknown> = {};

@@ -78,7 +78,7 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   useServerStore.getState().clear();
-  useGlobalStore.setState({ flashes: [] });
+  useGlobalStore.setState((s) => ({ flashes: [], settings: { ...s.settings, remoteAvatars: false } }));
 });
 
 function setup(answers: { status: number; body?: unknown }[]) {
@@ -235,6 +235,7 @@ describe('server activity page', () => {
   });
 
   it('shows initials for an actor whose picture cannot load and hides an IP the panel withheld', async () => {
+    useGlobalStore.setState((s) => ({ settings: { ...s.settings, remoteAvatars: true } }));
     setup([page([wire({ ip: null })])]);
     const row = await screen.findByTestId('activity-row');
     fireEvent.error(row.querySelector('img')!);

@@ -56,7 +56,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
   useServerStore.getState().clear();
   useGlobalStore.setState({ user: null, flashes: [], permissions: {} });
+  remoteAvatars(false);
 });
+
+/** The admin's "Show Gravatar pictures" setting as the page received it. */
+function remoteAvatars(on: boolean) {
+  useGlobalStore.setState((s) => ({ settings: { ...s.settings, remoteAvatars: on } }));
+}
 
 function setup(
   permissions: string[],
@@ -77,6 +83,7 @@ const box = (name: RegExp | string) => within(dialog()).getByRole('checkbox', { 
 
 describe('users page', () => {
   it('lists each subuser with picture, email, 2FA state and permission count, titled Users', async () => {
+    remoteAvatars(true);
     const stub = setup(['*'], [list([ALICE, BOB])]);
     await screen.findByTestId('subuser-alice-0001');
     expect(stub.calls[0]).toMatchObject({ url: '/api/client/servers/abcd1234/users', method: 'GET' });
@@ -95,7 +102,21 @@ describe('users page', () => {
     expect(img).toHaveAttribute('src', 'https://gravatar.com/avatar/abc?s=400');
   });
 
+  it('shows initials, on a colour of their own and with no picture at all, while remote avatars are off', async () => {
+    setup(['*'], [list([ALICE, BOB])]);
+    await screen.findByTestId('subuser-bob-0002');
+    expect(document.querySelector('img')).toBeNull();
+    const alice = within(row('alice-0001')).getByTestId('avatar-initials');
+    const bob = within(row('bob-0002')).getByTestId('avatar-initials');
+    expect(alice).toHaveTextContent('AL');
+    expect(bob).toHaveTextContent('BB');
+    expect(alice.style.backgroundColor).not.toBe('');
+    // Decorative: the name is written beside it.
+    expect(alice).toHaveAttribute('aria-hidden', 'true');
+  });
+
   it('shows initials instead of a picture that cannot load, never a broken image', async () => {
+    remoteAvatars(true);
     setup(['*'], [list([ALICE, BOB])]);
     await screen.findByTestId('subuser-bob-0002');
     fireEvent.error(row('bob-0002').querySelector('img')!);
