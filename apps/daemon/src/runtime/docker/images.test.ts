@@ -12,6 +12,7 @@ import {
   registryHost,
 } from './images.ts';
 import { PULLED_IMAGE, RECORDED_PULL } from './pull-stream.fixture.ts';
+import { startTestRegistry } from './test-registry.ts';
 
 describe('pull progress', () => {
   it('folds the layers of a recorded pull into byte lines, at most one a second, and a closing line', () => {
@@ -139,6 +140,27 @@ describe('ensureImage against a Docker engine', () => {
   afterAll(async () => {
     await engine?.stop();
   }, 60_000);
+
+  it('pulls from a registry, with byte progress and a closing line, and the image is then here', async () => {
+    const registry = await startTestRegistry('team/game', '2', 3);
+    try {
+      const image = `${registry.host}/team/game:2`;
+      const lines: string[] = [];
+      await ensureImage(engine.docker, image, { registries: {}, onProgress: (l) => lines.push(l) });
+      const size = `${(registry.layerBytes / 1024 / 1024).toFixed(1)} MiB`;
+      expect(lines[0]).toBe(`Pulling ${image}`);
+      const bytes = lines.slice(1, -1);
+      expect(bytes.length).toBeGreaterThan(0);
+      for (const line of bytes)
+        expect(line).toMatch(
+          new RegExp(`^Pulling ${image.replace(/[.]/gu, '\\.')}: \\d+\\.\\d MiB of ${size}$`, 'u'),
+        );
+      expect(lines.at(-1)).toBe(`Pulled ${image} (${size})`);
+      expect((await engine.docker.getImage(image).inspect()).RepoTags).toContain(image);
+    } finally {
+      registry.close();
+    }
+  }, 120_000);
 
   it('goes on with the local copy when the pull fails, and says so', async () => {
     const image = 'ghcr.io/talon-test/local-only:1';
