@@ -39,6 +39,7 @@ import { webRoutes } from './web/shell.ts';
 import { applicationSettingsRoutes } from './modules/settings/settings.routes.ts';
 import { applicationApiKeyRoutes } from './modules/api-keys/api-keys.application.routes.ts';
 import { applicationOverviewRoutes } from './modules/overview/overview.routes.ts';
+import { applicationEggTestRoutes } from './modules/egg-test/egg-test.routes.ts';
 
 export interface BuildOptions {
   /** folder of the built web app (tests point elsewhere) */
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     applicationSettingsRoutes(application, ctx);
     applicationApiKeyRoutes(application, ctx);
     applicationOverviewRoutes(application, ctx);
+    applicationEggTestRoutes(application, ctx);
     // Last: unknown application routes (or known ones with another method: 405) are answered after
     // authentication, so the API's shape is not revealed to callers without a key.
     application.all('/api/application/*', { config: { acl: 'none' } }, async (req) => {

@@ -2,6 +2,7 @@ import { KEY_TYPE, APPLICATION_RESOURCES } from '../modules/api-keys/api-keys.se
 import { CliError, everything, required, type Command } from './command.ts';
 import { databaseHostCommands } from './database-host-commands.ts';
 import { eggCommands } from './egg-commands.ts';
+import { eggTestCommands } from './egg-test-command.ts';
 import { findNode, nodeCommands } from './node-commands.ts';
 import { findUser, userCommands } from './user-commands.ts';
 
@@ -24,6 +25,7 @@ export const commands: Record<string, Command> = {
   },
   ...nodeCommands,
   ...eggCommands,
+  ...eggTestCommands,
   'server:create': {
     summary: 'Create a server from an egg on a free allocation of a node',
     usage:
