@@ -8,6 +8,8 @@ import type { Denylist } from '../ws/denylist.ts';
 import type { RuntimeInfo } from '../runtime/driver.ts';
 import type { SystemInfoV2 } from '@talon/shared/wings/system-v2';
 import { runtimeExtension, systemInfo, systemInfoV2 } from './system-info.ts';
+import { dockerFacts } from './docker-facts.ts';
+import { connectDocker, dockerEndpoint } from '../runtime/docker-connection.ts';
 import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
@@ -63,12 +65,18 @@ function background(req: FastifyRequest, what: string, p: Promise<unknown>): voi
 export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { config, manager } = deps;
 
-  // `?v=2` is Wings' richer answer (total memory, the distribution's name); the panel's node health uses it.
-  app.get('/api/system', async (req): Promise<SystemInfo | SystemInfoV2> =>
-    (req.query as { v?: string }).v === '2'
-      ? systemInfoV2(DAEMON_VERSION, runtimeExtension(deps.runtime, config))
-      : systemInfo(DAEMON_VERSION, runtimeExtension(deps.runtime, config)),
-  );
+  // `?v=2` is Wings' richer answer (total memory, the distribution's name, the Docker engine's
+  // facts on the docker runtime); the panel's node health uses it.
+  const engine =
+    config.runtime.driver === 'docker' ? connectDocker(dockerEndpoint(config.docker.host)) : null;
+  app.get('/api/system', async (req): Promise<SystemInfo | SystemInfoV2> => {
+    const runtime = runtimeExtension(deps.runtime, config);
+    if ((req.query as { v?: string }).v !== '2') return systemInfo(DAEMON_VERSION, runtime);
+    return {
+      ...systemInfoV2(DAEMON_VERSION, runtime),
+      ...(engine ? { docker: await dockerFacts(engine) } : {}),
+    };
+  });
 
   app.get('/api/servers', async () => manager.all().map((s) => serverDocument(s, config)));
 

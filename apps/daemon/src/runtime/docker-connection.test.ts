@@ -92,6 +92,13 @@ describe('why Docker cannot be used', () => {
         });
         // …and tells the panel, for the admin node page.
         const system = await daemon.api('GET', '/api/system?v=2');
+        // Wings' docker block, from the engine itself.
+        const engineVersion = (await engine.docker.version()).Version;
+        expect(system.body.docker).toMatchObject({
+          version: engineVersion,
+          containers: { total: expect.any(Number), running: expect.any(Number) },
+          storage: { driver: expect.stringMatching(/^(overlay2|vfs)$/u) },
+        });
         expect(system.body.runtime).toMatchObject({
           driver: 'docker',
           confinement: 'container',

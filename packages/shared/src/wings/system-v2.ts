@@ -16,8 +16,8 @@ export type NodeRuntime = z.infer<typeof nodeRuntimeSchema>;
 
 /**
  * `GET /api/system?v=2` (Wings protocol §2.3): the node's version and host facts, with the total
- * memory the plain answer lacks. Wings adds a `docker` block; our daemon leaves it out
- * (docs/compatibility.md), so it is optional here, and adds `runtime` instead.
+ * memory the plain answer lacks. Wings adds a `docker` block; our daemon sends it only on the
+ * docker runtime (docs/compatibility.md), so it is optional here, and adds `runtime` always.
  */
 export const systemInfoV2Schema = z.looseObject({
   version: z.string(),
