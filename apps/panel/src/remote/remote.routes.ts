@@ -142,7 +142,9 @@ export async function remoteRoutes(app: FastifyInstance, ctx: AppContext) {
       entries.push({
         event: entry.event,
         actor: { userId: user?.id ?? null, apiKeyId: null, ip: entry.ip ?? '127.0.0.1' },
-        subjects: [{ type: 'server', id: server.id }, ...(user ? [{ type: 'user', id: user.id }] : [])],
+        // About the server only (reference §5.10), as the panel's own server events are: a power
+        // action reads the same in the logs whether the console's socket or the API sent it.
+        subjects: [{ type: 'server', id: server.id }],
         properties: (entry.metadata && typeof entry.metadata === 'object' ? entry.metadata : {}) as Record<
           string,
           unknown
