@@ -25,6 +25,9 @@ function isCidr(value: string): boolean {
   );
 }
 
+/** The Docker engine addresses the daemon can use (its `docker.host`). */
+const DOCKER_ADDRESS = /^(unix:\/\/\/.+|(tcp|https?):\/\/[^/]+\/?)$/u;
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -103,10 +106,9 @@ const schema = z
       .default('25565-25599'),
     LOCAL_CONSOLE_THROTTLE_LINES: z.coerce.number().int().min(1).default(2000),
     LOCAL_RUNTIME: z.enum(['process', 'docker'], { message: 'must be process or docker' }).default('process'),
-    DOCKER_HOST: optional.refine(
-      (v) => v === undefined || /^(unix:\/\/\/.+|(tcp|https?):\/\/[^/]+\/?)$/u.test(v),
-      'must be unix:///path/to/docker.sock, tcp://host:port or http(s)://host:port',
-    ),
+    // Read only with LOCAL_RUNTIME=docker (checked below): the Docker CLI's own DOCKER_HOST values,
+    // such as ssh://, must not stop a panel that runs no containers.
+    DOCKER_HOST: optional,
     LOCAL_REMOTE_DOWNLOAD_NETWORKS: z
       .string()
       .default('')
@@ -127,6 +129,14 @@ const schema = z
         code: 'custom',
         path: ['RECAPTCHA_SECRET_KEY'],
         message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are required when RECAPTCHA_ENABLED is true',
+      });
+    }
+    if (v.LOCAL_RUNTIME === 'docker' && v.DOCKER_HOST && !DOCKER_ADDRESS.test(v.DOCKER_HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DOCKER_HOST'],
+        message:
+          'must be unix:///path/to/docker.sock, tcp://host:port or http(s)://host:port when LOCAL_RUNTIME is docker',
       });
     }
     const start = v.PTERODACTYL_CLIENT_ALLOCATIONS_RANGE_START;
@@ -319,7 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       consoleThrottleLines: v.LOCAL_CONSOLE_THROTTLE_LINES,
       remoteDownloadNetworks: networkList(v.LOCAL_REMOTE_DOWNLOAD_NETWORKS),
       runtime: v.LOCAL_RUNTIME,
-      dockerHost: v.DOCKER_HOST ?? null,
+      dockerHost: v.LOCAL_RUNTIME === 'docker' ? (v.DOCKER_HOST ?? null) : null,
     },
     backups: {
       throttleLimit: v.BACKUP_THROTTLE_LIMIT,

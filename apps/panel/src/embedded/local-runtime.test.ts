@@ -37,9 +37,14 @@ describe('LOCAL_RUNTIME', () => {
         .localDaemon,
     ).toMatchObject({ runtime: 'docker', dockerHost: 'unix:///run/docker.sock' });
     expect(configError({ LOCAL_RUNTIME: 'podman' })).toMatch(/LOCAL_RUNTIME.*must be process or docker/u);
-    expect(configError({ DOCKER_HOST: '/var/run/docker.sock' })).toMatch(
-      /DOCKER_HOST.*must be unix:\/\/\/path\/to\/docker\.sock/u,
+    expect(configError({ LOCAL_RUNTIME: 'docker', DOCKER_HOST: '/var/run/docker.sock' })).toContain(
+      'DOCKER_HOST: must be unix:///path/to/docker.sock, tcp://host:port or http(s)://host:port when LOCAL_RUNTIME is docker',
     );
+    // The Docker CLI's ssh:// address is no concern of a panel that runs processes: ignored.
+    expect(loadConfig({ DATA_DIR: dataDir, DOCKER_HOST: 'ssh://me@build-box' }).localDaemon).toMatchObject({
+      runtime: 'process',
+      dockerHost: null,
+    });
   });
 
   it("becomes the local daemon's runtime.driver, with host networking and DOCKER_HOST's engine", async () => {
