@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshots, type Panel } from './harness.ts';
+import { screenshots, totp, totpStep, waitForNextTotpStep, type Panel } from './harness.ts';
 import { signIn, terminalText, waitForStatus, type CreatedServer } from './servers.ts';
 import { startWorld, type World } from './world.ts';
 
@@ -73,4 +73,42 @@ describe('console activity in the Activity tab (Chromium, real panel and daemon)
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await waitForStatus(page, panel, 'offline', 60_000);
   }, 240_000);
+
+  it("reads a two-factor sign-in and a wrong code in the account's activity as what they were", async () => {
+    await page.goto(`${panel.url}/account`);
+    await page.getByRole('button', { name: 'Enable' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Enable Two-Factor' });
+    const secret = (await dialog.getByTestId('totp-secret').textContent())!.trim();
+    const enabledAt = totpStep();
+    await dialog.getByLabel('Authentication Code').fill(totp(secret));
+    await dialog.getByRole('button', { name: 'Enable Two-Factor' }).click();
+    await page
+      .getByRole('dialog', { name: 'Two-factor authentication enabled' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${panel.url}/auth/login`);
+    await page.getByLabel('Username or Email').fill(owner.username);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL(`${panel.url}/auth/login/checkpoint`);
+    await waitForNextTotpStep(enabledAt);
+    const code = totp(secret);
+    await page.getByLabel('Authentication Code').fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText('The two-factor authentication token was invalid.').waitFor();
+    await page.getByLabel('Authentication Code').fill(code);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${panel.url}/`);
+
+    await page.goto(`${panel.url}/account/activity`);
+    const lines = page.getByTestId('activity-line');
+    await lines.first().waitFor();
+    const text = await lines.allTextContents();
+    expect(text[0]).toBe('audited signed in with a two-factor code');
+    expect(text[1]).toBe('Someone entered the right password for audited but a wrong two-factor code');
+    expect(text.join('\n')).not.toContain('was asked for a two-factor code');
+    await screenshots(page, 'activity-two-factor');
+  }, 120_000);
 });
