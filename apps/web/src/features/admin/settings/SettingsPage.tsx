@@ -30,6 +30,7 @@ import {
   type SettingsField,
   type SettingsFormValues,
 } from './settingsForm.ts';
+import { RemoteAvatarsBox } from './RemoteAvatarsBox.tsx';
 import { TestMailBox } from './TestMailBox.tsx';
 
 export const SETTINGS_QUERY = ['admin', 'settings'] as const;
@@ -287,17 +288,7 @@ function SettingsForm({ settings }: { settings: PanelSettings }) {
         </div>
       </ContentBox>
 
-      <ContentBox title={t('users:avatars.title')}>
-        <FormCheckbox
-          form={form}
-          name="remoteAvatars"
-          label={t('users:avatars.remote')}
-          disabled={envLocked('remoteAvatars')}
-          hint={
-            envLocked('remoteAvatars') ? t('settings.set_by_environment') : t('users:avatars.remote_hint')
-          }
-        />
-      </ContentBox>
+      <RemoteAvatarsBox form={form} locked={envLocked('remoteAvatars')} />
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-end">
         {blocking.length > 0 && (
