@@ -31,6 +31,8 @@ describe('the HTML shell', () => {
         locale: 'en',
         recaptcha: { enabled: false, siteKey: '' },
         clientAllocations: { enabled: false },
+        // Off by default (issue 24): initials, and no avatar service in the page's img-src.
+        remoteAvatars: false,
       });
       expect(injected(html, 'PterodactylUser')).toBeUndefined();
       const meta = /<meta name="csrf-token" content="([A-Za-z0-9]+)">/u.exec(html);
