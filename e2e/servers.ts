@@ -85,6 +85,8 @@ export async function createServer(
     environment?: Record<string, string>;
     /** the allocation limit (feature_limits.allocations); default 1 */
     allocations?: number;
+    /** the database limit (feature_limits.databases); default 0 */
+    databases?: number;
   },
 ): Promise<CreatedServer> {
   const res = await api.post<{ attributes: CreatedServer }>('/api/application/servers', {
@@ -96,7 +98,7 @@ export async function createServer(
     startup: options.startup ?? 'node server.js',
     environment: options.environment ?? { MAX_PLAYERS: '10', MOTD: 'hi', WORLD_NAME: 'world' },
     limits: { memory: options.memory ?? 256, swap: 0, disk: options.memory ?? 512, io: 500, cpu: 100 },
-    feature_limits: { databases: 0, allocations: options.allocations ?? 1, backups: 0 },
+    feature_limits: { databases: options.databases ?? 0, allocations: options.allocations ?? 1, backups: 0 },
     deploy: { locations: [], dedicated_ip: false, port_range: [] },
     skip_scripts: options.skipScripts ?? false,
   });

@@ -143,6 +143,13 @@ export function getNodeHealth(id: number | string): Promise<NodeHealth> {
   return getItem(`${itemPath('/nodes', id)}/health`, toNodeHealth);
 }
 
+/** Extension: whether the panel configures and starts this node's daemon itself (the embedded local node). */
+export function getNodeSetup(id: number | string): Promise<{ embedded: boolean }> {
+  return getItem(`${itemPath('/nodes', id)}/setup`, (wire: { embedded: boolean }) => ({
+    embedded: wire.embedded,
+  }));
+}
+
 /** Create/update body (reference §5.3 + extension `description`); numbers in MiB / ports. */
 export type NodeInput = Omit<
   WireNode,

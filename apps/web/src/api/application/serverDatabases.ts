@@ -48,6 +48,22 @@ export function listServerDatabases(serverId: number | string): Promise<AdminSer
   return getAll(databasesPath(serverId), toAdminServerDatabase, ['host', 'password']);
 }
 
+/** A database on a host, with the name of the server it belongs to (extension route). */
+export interface HostDatabase extends AdminServerDatabase {
+  serverName: string;
+}
+
+/** Every database made on a database host, each with its server (not paginated). */
+export function listHostDatabases(hostId: number | string): Promise<HostDatabase[]> {
+  return getAll(
+    `/database-hosts/${encodeURIComponent(String(hostId))}/databases`,
+    (wire: ApplicationServerDatabase & WireRelationships) => ({
+      ...toAdminServerDatabase(wire),
+      serverName: relationItem<{ name: string }>(wire, 'server')?.name ?? String(wire.server),
+    }),
+  );
+}
+
 export function createServerDatabase(
   serverId: number,
   body: ServerDatabaseBody,

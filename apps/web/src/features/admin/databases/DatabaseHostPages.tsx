@@ -13,6 +13,7 @@ import { useGlobalStore } from '../../../app/store.ts';
 import { ContentBox } from '../../../components/ContentBox.tsx';
 import { ADMIN_FLASH, AdminPage, ConfirmAction, ItemLoader } from '../components/index.ts';
 import { DatabaseHostForm } from './DatabaseHostForm.tsx';
+import { HostDatabases } from './HostDatabases.tsx';
 import { DATABASE_HOSTS_QUERY } from './DatabaseHostsListPage.tsx';
 import { EMPTY_DATABASE_HOST, toDatabaseHostFormValues } from './databaseHostForm.ts';
 
@@ -88,6 +89,7 @@ function DatabaseHostView({ host }: { host: AdminDatabaseHost }) {
           savedNote={t('databases.saved')}
         />
       </ContentBox>
+      <HostDatabases hostId={host.id} />
       <ContentBox title={t('databases.delete_title')}>
         <div className="space-y-3 text-sm text-zinc-300">
           <p>{t('databases.delete_hint')}</p>

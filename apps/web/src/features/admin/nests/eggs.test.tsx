@@ -378,7 +378,7 @@ describe('admin egg variables', () => {
     eggAt('/admin/nests/egg/7/variables?nest=3');
     await userEvent.click(await screen.findByRole('button', { name: 'Delete Server jar file' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete the variable “Server jar file”?' });
-    expect(dialog).toHaveTextContent('“Server jar file” (SERVER_JARFILE) is removed from the egg');
+    expect(dialog).toHaveTextContent('“Server jar file” (SERVER_JARFILE) will be removed from the egg');
     expect(fetch.calls).toHaveLength(2);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete variable' }));
     expect(await screen.findByText('This egg has no variables.')).toBeInTheDocument();

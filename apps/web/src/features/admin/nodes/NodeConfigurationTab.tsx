@@ -5,6 +5,7 @@ import { NODE_SETUP_TOKEN_MINUTES } from '@talon/shared/admin/node-setup';
 import {
   createNodeSetupToken,
   getNodeConfiguration,
+  getNodeSetup,
   type NodeSetupToken,
 } from '../../../api/application/nodes.ts';
 import { httpErrorToHuman } from '../../../api/errors.ts';
@@ -54,9 +55,24 @@ export function NodeConfigurationTab() {
     gcTime: 0,
   });
 
+  const setup = useQuery({
+    queryKey: ['admin', 'nodes', node.id, 'setup'],
+    queryFn: () => getNodeSetup(node.id),
+  });
+
   return (
     <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-2">
-      <SetupCommand nodeId={node.id} />
+      <ItemLoader query={setup}>
+        {({ embedded }) =>
+          embedded ? (
+            <ContentBox title={t('nodes.config.embedded_title')}>
+              <p className="text-sm text-zinc-300">{t('nodes.config.embedded')}</p>
+            </ContentBox>
+          ) : (
+            <SetupCommand nodeId={node.id} />
+          )
+        }
+      </ItemLoader>
       <ContentBox title={t('nodes.config.file_title')}>
         <div className="space-y-3 text-sm text-zinc-300">
           <p>

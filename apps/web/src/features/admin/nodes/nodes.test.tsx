@@ -461,6 +461,11 @@ describe('admin node configuration and about', () => {
         },
       },
       {
+        url: '/api/application/nodes/3/setup',
+        status: 200,
+        body: { object: 'node_setup', attributes: { embedded: false } },
+      },
+      {
         method: 'POST',
         url: '/api/application/nodes/3/setup-token',
         status: 201,
@@ -486,6 +491,24 @@ describe('admin node configuration and about', () => {
     expect(screen.getByText(/Valid for 15 minutes, once/u)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Copy setup command' })).toBeInTheDocument();
     expect(fetch.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+  });
+
+  it('offers no setup command for the embedded local node, whose daemon the panel sets up', async () => {
+    const { fetch } = renderNode('/admin/nodes/view/3/configuration', [
+      { url: '/api/application/nodes/3/configuration', status: 200, body: { uuid: 'node-uuid-3' } },
+      {
+        url: '/api/application/nodes/3/setup',
+        status: 200,
+        body: { object: 'node_setup', attributes: { embedded: true } },
+      },
+    ]);
+    expect(
+      await screen.findByText(
+        'The panel configures and starts this node’s daemon itself: it needs no setup command.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Generate setup command' })).toBeNull();
+    expect(fetch.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
   });
 
   it('shows what the daemon runs on, the node’s use and its counts', async () => {

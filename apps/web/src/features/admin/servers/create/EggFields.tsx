@@ -25,6 +25,7 @@ export function EggFields({ form, egg }: { form: Form; egg: EggForServer | undef
   const nest = form.watch('nest');
   const eggId = form.watch('egg');
   const imageChoice = form.watch('image_choice');
+  const nestField = form.register('nest');
   const nests = useQuery({
     queryKey: ['admin', 'nests', 'choices'],
     queryFn: () => listNests({ perPage: 100 }),
@@ -71,7 +72,13 @@ export function EggFields({ form, egg }: { form: Form; egg: EggForServer | undef
             { value: '', label: nests.isPending ? t('table.loading') : t('server_new.choose_nest') },
             ...(nests.data?.items ?? []).map((n) => ({ value: String(n.id), label: n.name })),
           ]}
-          {...form.register('nest')}
+          {...nestField}
+          onChange={(event) => {
+            // The egg goes with the nest change, in the same render: otherwise the chosen egg
+            // would be asked for under the new nest (a 404) until that nest's eggs arrive.
+            setValue('egg', '');
+            void nestField.onChange(event);
+          }}
         />
         <SelectField
           label={t('server_new.egg')}

@@ -1,12 +1,16 @@
 import type { UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormCheckbox, FormText } from '../../components/index.ts';
+import { FormText } from '../../components/index.ts';
+import { OomKillerField } from '../OomKillerField.tsx';
 import type { NewServerValues } from './newServerForm.ts';
 
 /** Resource limits (MiB, %, IO weight, threads) and feature limits of a new server. */
 export function LimitsFields({ form }: { form: UseFormReturn<NewServerValues> }) {
   const { t } = useTranslation('admin');
   const number = { inputMode: 'numeric' as const, autoComplete: 'off' };
+  // Deployed by location, the node is not known until the server is made.
+  const [where, node] = form.watch(['where', 'node']);
+  const chosenNode = where === 'node' && node !== '' ? Number(node) : null;
   return (
     <div className="space-y-5">
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -53,12 +57,7 @@ export function LimitsFields({ form }: { form: UseFormReturn<NewServerValues> })
           autoComplete="off"
         />
       </div>
-      <FormCheckbox
-        form={form}
-        name="oom_disabled"
-        label={t('server_new.oom_disabled')}
-        hint={t('server_new.oom_disabled_hint')}
-      />
+      <OomKillerField form={form} name="oom_killer" nodeId={chosenNode} />
       <fieldset>
         <legend className="mb-2 text-sm font-semibold text-zinc-200">{t('server_new.feature_limits')}</legend>
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">

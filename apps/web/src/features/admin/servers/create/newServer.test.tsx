@@ -111,7 +111,8 @@ describe('admin new server form', () => {
       startup: 'node server.js --port {{SERVER_PORT}}',
       environment: { GAME_MODE: 'survival', MAX_PLAYERS: '20' },
       limits: { memory: 1024, swap: 0, disk: 5120, io: 500, cpu: 0, threads: null },
-      feature_limits: { databases: 0, allocations: 0, backups: 1 },
+      // The allocation limit counts the primary address: 1, none to add.
+      feature_limits: { databases: 0, allocations: 1, backups: 1 },
       allocation: { default: 11, additional: [12] },
       external_id: null,
       description: null,
@@ -215,6 +216,33 @@ describe('admin new server form', () => {
       deploy: { locations: [1], dedicated_ip: true, port_range: ['25565-25600', '27015'] },
     });
     expect(post?.body).not.toHaveProperty('allocation');
+  });
+
+  it('switching the nest asks only for eggs of the new nest (none of the previous one)', async () => {
+    const nest = (id: number, name: string) => ({
+      id,
+      uuid: `nest-${id}`,
+      author: 'talon@example.com',
+      name,
+      description: null,
+      created_at: '2025-01-05T10:00:00+00:00',
+      updated_at: '2025-01-05T10:00:00+00:00',
+    });
+    const paper = { ...wireEggWithVariables(), id: 7, uuid: 'egg-7', name: 'Paper', nest: 5 };
+    const { fetch } = await openForm([
+      {
+        url: '/api/application/nests',
+        status: 200,
+        body: wireList('nest', [nest(1, 'Games'), nest(5, 'Community')]),
+      },
+      { url: '/api/application/nests/5/eggs', status: 200, body: wireList('egg', [paper]) },
+      { url: '/api/application/nests/5/eggs/7', status: 200, body: { object: 'egg', attributes: paper } },
+    ]);
+    await userEvent.selectOptions(screen.getByLabelText('Nest'), '5');
+    await waitFor(() => expect(screen.getByLabelText('Egg')).toHaveValue('7'));
+    await waitFor(() => expect(fetch.calls.some((c) => c.url.includes('/nests/5/eggs/7'))).toBe(true));
+    const eggCalls = fetch.calls.map((c) => c.url.split('?')[0]).filter((u) => /\/eggs\/\d+$/u.test(u!));
+    expect(eggCalls).toEqual(['/api/application/nests/1/eggs/2', '/api/application/nests/5/eggs/7']);
   });
 
   it('takes a custom image instead of the egg’s', async () => {

@@ -43,7 +43,8 @@ export interface NewServerValues {
   environment: Record<string, string>;
   limits: LimitsText;
   feature_limits: { databases: string; allocations: string; backups: string };
-  oom_disabled: boolean;
+  /** the out-of-memory killer on (the wire's `oom_disabled` is its opposite), as on the Build tab */
+  oom_killer: boolean;
   start_on_completion: boolean;
   skip_scripts: boolean;
 }
@@ -65,8 +66,8 @@ export const NEW_SERVER_DEFAULTS: NewServerValues = {
   startup: '',
   environment: {},
   limits: { memory: '1024', swap: '0', disk: '5120', io: '500', cpu: '0', threads: '' },
-  feature_limits: { databases: '0', allocations: '0', backups: '1' },
-  oom_disabled: true,
+  feature_limits: { databases: '0', allocations: '1', backups: '1' },
+  oom_killer: false,
   start_on_completion: true,
   skip_scripts: false,
 };
@@ -167,7 +168,7 @@ export function toCreateServerBody(
         }),
     external_id: values.external_id.trim() || null,
     description: values.description.trim() || null,
-    oom_disabled: values.oom_disabled,
+    oom_disabled: !values.oom_killer,
     skip_scripts: values.skip_scripts,
     start_on_completion: values.start_on_completion,
   };
@@ -187,7 +188,6 @@ const WIRE_FIELDS = new Set([
   'deploy.dedicated_ip',
   'deploy.port_range',
   ...LIMIT_FIELDS,
-  'oom_disabled',
   'skip_scripts',
   'start_on_completion',
 ]);
@@ -209,6 +209,7 @@ export function newServerFieldForWire(
   if (wire === 'limits') return fieldPath('limits.memory');
   if (wire === 'feature_limits') return fieldPath('feature_limits.databases');
   if (wire === 'allocation') return fieldPath('allocation.default');
+  if (wire === 'oom_disabled') return fieldPath('oom_killer');
   return WIRE_FIELDS.has(wire) ? fieldPath(wire) : null;
 }
 

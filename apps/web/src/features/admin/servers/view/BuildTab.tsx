@@ -11,7 +11,8 @@ import {
 import { httpErrorToHuman } from '../../../../api/errors.ts';
 import { Button } from '../../../../components/Button.tsx';
 import { ContentBox } from '../../../../components/ContentBox.tsx';
-import { FormCheckbox, FormSelect, FormText, SelectField, applyFieldErrors } from '../../components/index.ts';
+import { FormSelect, FormText, SelectField, applyFieldErrors } from '../../components/index.ts';
+import { OomKillerField } from '../OomKillerField.tsx';
 import { useAdminServer } from '../ServerViewLayout.tsx';
 import {
   buildFieldForWire,
@@ -99,12 +100,7 @@ export function ServerBuildTab() {
           />
         </div>
         <div className="mt-4">
-          <FormCheckbox
-            form={form}
-            name="oom_killer"
-            label={t('server_view.build.oom_killer')}
-            hint={t('server_view.build.oom_killer_hint')}
-          />
+          <OomKillerField form={form} name="oom_killer" nodeId={server.nodeId} />
         </div>
       </ContentBox>
 

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -128,6 +128,7 @@ function TypedDelete({
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const nameId = useId();
   const matches = typed.trim() === server.name.trim();
   const label = force ? t('server_view.manage.force_delete') : t('server_view.manage.delete');
 
@@ -176,8 +177,19 @@ function TypedDelete({
           <p className="text-sm text-zinc-300">
             {force ? t('server_view.manage.force_delete_confirm') : t('server_view.manage.delete_confirm')}
           </p>
+          {/* Apart from the label (shown in capitals): the name as it must be typed, case and all. */}
+          <p className="text-sm text-zinc-300">
+            {t('server_view.manage.name_to_type')}{' '}
+            <code
+              id={nameId}
+              className="rounded bg-zinc-800 px-1.5 py-0.5 font-mono text-zinc-100 select-all"
+            >
+              {server.name}
+            </code>
+          </p>
           <TextField
-            label={t('server_view.manage.type_name', { name: server.name })}
+            label={t('server_view.manage.type_name')}
+            aria-describedby={nameId}
             value={typed}
             autoComplete="off"
             spellCheck={false}

@@ -123,7 +123,7 @@ describe('admin server view: Databases', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Delete database s7_world' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete the database s7_world?' });
     expect(
-      within(dialog).getByText(/The database s7_world and everything in it is deleted/),
+      within(dialog).getByText(/The database s7_world and everything in it will be deleted/),
     ).toBeInTheDocument();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(api.made('DELETE', `${DATABASES}/21`)).toHaveLength(0);

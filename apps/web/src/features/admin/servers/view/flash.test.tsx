@@ -57,7 +57,7 @@ describe('admin messages brought to a page', () => {
     const { router } = renderAdmin('/admin/servers/view/7/manage');
     await userEvent.click(await screen.findByRole('button', { name: 'Delete server' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Lobby?' });
-    await userEvent.type(within(dialog).getByLabelText("Type the server's name (Lobby) to confirm"), 'Lobby');
+    await userEvent.type(within(dialog).getByLabelText("Type the server's name to confirm"), 'Lobby');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, delete Lobby' }));
 
     expect(await screen.findByText('The server Lobby was deleted.')).toBeInTheDocument();

@@ -105,9 +105,9 @@ describe('admin server view: Manage', () => {
     let dialog = await screen.findByRole('dialog', { name: 'Delete Lobby?' });
     const confirm = within(dialog).getByRole('button', { name: 'Yes, delete Lobby' });
     expect(confirm).toBeDisabled();
-    await userEvent.type(within(dialog).getByLabelText("Type the server's name (Lobby) to confirm"), 'Lobb');
+    await userEvent.type(within(dialog).getByLabelText("Type the server's name to confirm"), 'Lobb');
     expect(confirm).toBeDisabled();
-    await userEvent.type(within(dialog).getByLabelText("Type the server's name (Lobby) to confirm"), 'y');
+    await userEvent.type(within(dialog).getByLabelText("Type the server's name to confirm"), 'y');
     await userEvent.click(confirm);
     expect(
       await within(dialog).findByText('The node could not be reached (ECONNREFUSED).'),
@@ -117,7 +117,7 @@ describe('admin server view: Manage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Force delete server' }));
     dialog = await screen.findByRole('dialog', { name: 'Force delete Lobby?' });
     expect(within(dialog).getByText(/even if the node cannot be reached/)).toBeInTheDocument();
-    await userEvent.type(within(dialog).getByLabelText("Type the server's name (Lobby) to confirm"), 'Lobby');
+    await userEvent.type(within(dialog).getByLabelText("Type the server's name to confirm"), 'Lobby');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, force delete Lobby' }));
     expect(await screen.findByText('The servers list')).toBeInTheDocument();
     expect(api.made('DELETE', SERVER_PATH)).toHaveLength(1);
