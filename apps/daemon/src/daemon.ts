@@ -6,6 +6,9 @@ import type { LoadedConfig } from './config/config.ts';
 import { newRequestId, registerCommon, serverLimits } from './http/plugins.ts';
 import { registerRoutes } from './http/routes.ts';
 import { RemoteClient } from './panel/client.ts';
+import { connectDocker, dockerEndpoint } from './runtime/docker-connection.ts';
+import { DockerDriver } from './runtime/docker/docker-driver.ts';
+import type { RuntimeDriver } from './runtime/driver.ts';
 import { ProcessDriver } from './runtime/process-driver.ts';
 import { ServerManager } from './servers/manager.ts';
 import { ActivityBatch } from './panel/activity-batch.ts';
@@ -18,7 +21,7 @@ import { attachWebsocket } from './ws/upgrade.ts';
 export interface Daemon {
   app: FastifyInstance;
   manager: ServerManager;
-  driver: ProcessDriver;
+  driver: RuntimeDriver;
   /** Listen on the configured host/port (port 0 picks one); returns the base URL. */
   listen(): Promise<string>;
   /**
@@ -68,17 +71,20 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
     config.system.backup_directory,
     ...config.runtime.hidden_paths,
   ];
-  const driver = await ProcessDriver.create({
-    allowUnconfined: config.runtime.allow_unconfined,
-    uid: config.runtime.uid,
-    gid: config.runtime.gid,
-    hidden,
-    hiddenFiles,
-    log,
-    cgroupMode: config.runtime.cgroups,
-    cgroupRoot: config.runtime.cgroup_root,
-    forceNoBwrap: opts.forceNoBwrap,
-  });
+  const driver =
+    config.runtime.driver === 'docker'
+      ? dockerDriver(config, log)
+      : await ProcessDriver.create({
+          allowUnconfined: config.runtime.allow_unconfined,
+          uid: config.runtime.uid,
+          gid: config.runtime.gid,
+          hidden,
+          hiddenFiles,
+          log,
+          cgroupMode: config.runtime.cgroups,
+          cgroupRoot: config.runtime.cgroup_root,
+          forceNoBwrap: opts.forceNoBwrap,
+        });
   const manager = new ServerManager({ config, remote, driver, log });
   const denylist = new Denylist();
   const sockets = new OpenSockets();
@@ -147,4 +153,16 @@ export async function buildDaemon(loaded: LoadedConfig, opts: BuildOptions = {})
       await manager.close();
     },
   };
+}
+
+/** `runtime.driver: docker`: servers in containers on the configured engine (main.ts checked it answers). */
+function dockerDriver(config: LoadedConfig['config'], log: Logger): DockerDriver {
+  const endpoint = dockerEndpoint(config.docker.host);
+  return new DockerDriver({
+    docker: connectDocker(endpoint),
+    config,
+    log: log.child({ svc: 'docker' }),
+    // A unix socket means an engine on this host: its containers' processes are in our /proc.
+    localEngine: endpoint.socketPath !== null,
+  });
 }

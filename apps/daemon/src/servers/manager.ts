@@ -61,8 +61,11 @@ export class ServerManager {
       else this.make(entry.config);
     }
     log.info({ count: this.servers.size }, 'loaded servers from the panel');
+    const adopted = await this.adoptRunning();
     const last = await this.states.read();
-    const toStart = this.all().filter((s) => last[s.uuid] === 'running' || last[s.uuid] === 'starting');
+    const toStart = this.all().filter(
+      (s) => !adopted.has(s.uuid) && (last[s.uuid] === 'running' || last[s.uuid] === 'starting'),
+    );
     for (const s of this.all()) s.disk.refreshIfStale();
     const queue = [...toStart];
     const worker = async (): Promise<void> => {
@@ -79,6 +82,31 @@ export class ServerManager {
     void remote
       .resetStates()
       .catch((err: Error) => log.error({ err }, 'POST /api/remote/servers/reset failed'));
+  }
+
+  /**
+   * Containers an earlier daemon left running are taken over, not restarted (drivers that survive
+   * a restart only). Returns the uuids of the servers running again.
+   */
+  private async adoptRunning(): Promise<Set<string>> {
+    const { driver, log } = this.deps;
+    const adopted = new Set<string>();
+    if (!driver.survivesRestart || !driver.adopt) return adopted;
+    const adopt = driver.adopt.bind(driver);
+    await Promise.all(
+      this.all().map(async (server) => {
+        try {
+          const proc = await adopt(server.uuid);
+          if (!proc) return;
+          server.adopt(proc);
+          adopted.add(server.uuid);
+          log.info({ server: server.uuid }, 're-attached to the running server');
+        } catch (err) {
+          log.error({ err, server: server.uuid }, 'could not re-attach to the running server');
+        }
+      }),
+    );
+    return adopted;
   }
 
   /** POST /api/servers: fetch the configuration, register, then install (and start) in the background. */
@@ -108,6 +136,11 @@ export class ServerManager {
     const server = this.servers.get(uuid);
     if (!server) return;
     await server.destroy();
+    await this.deps.driver
+      .forget?.(uuid)
+      .catch((err: Error) =>
+        this.deps.log.error({ err, server: uuid }, 'cannot remove the server container'),
+      );
     this.servers.delete(uuid);
     await this.persist();
     // Files go in the background, as with Wings; a failure is only logged.
@@ -120,6 +153,7 @@ export class ServerManager {
   /**
    * Daemon shutdown: stop every server by its egg's stop command, all at once, each killed after
    * `system.shutdown_timeout` seconds; states.json keeps the states as they were, so boot restores them.
+   * Containers (a driver that survives restarts) are left running instead, for the next boot to adopt.
    */
   async close(): Promise<void> {
     this.closing = true;

@@ -279,6 +279,15 @@ export class Server {
         argv: ['/bin/sh', '-c', command],
         env,
         limits: this.launchLimits(),
+        startup: command,
+        image: this.config.settings.container?.image,
+        allocations: this.config.settings.allocations?.mappings,
+        build: {
+          ioWeight: this.config.settings.build.io_weight,
+          oomDisabled: this.config.settings.build.oom_disabled,
+          cpuset: this.config.settings.build.threads,
+        },
+        onDaemonMessage: (line) => this.bus.emit('daemon message', line),
       });
     } catch (err) {
       // Through `stopping` so the failed start is not mistaken for a crash.
@@ -287,6 +296,17 @@ export class Server {
       throw new ServerError(`failed to start server process: ${(err as Error).message}`, 500);
     }
     this.attach(proc);
+  }
+
+  /**
+   * Take over a launch an earlier daemon left running (drivers that survive a restart): the server
+   * is running again, with its console, stats and power actions, as if this daemon had started it.
+   */
+  adopt(proc: RuntimeProcess): void {
+    if (this.proc) return;
+    this.history.clear();
+    this.attach(proc);
+    this.setState('running');
   }
 
   private attach(proc: RuntimeProcess): void {
@@ -453,12 +473,21 @@ export class Server {
   /**
    * Daemon shutdown: stop the process the egg's way, as a stop from the panel would, so the game
    * saves its world; kill it if it is still running after `graceMs`. No crash restart follows, and
-   * the manager records no state change, so the next boot starts it again.
+   * the manager records no state change, so the next boot starts it again. With a driver whose
+   * launches survive the daemon (containers), nothing is stopped: the server is only let go of.
    */
   async shutdown(graceMs: number): Promise<void> {
     this.deleted = true;
     const proc = this.proc;
     if (!proc) return;
+    if (this.deps.driver.survivesRestart && proc.detach) {
+      // Containers keep running without the daemon; the next one adopts them.
+      this.stopStats?.();
+      this.stopStats = null;
+      this.proc = null;
+      proc.detach();
+      return;
+    }
     this.setState('stopping');
     await this.sendStop(proc);
     if (!(await this.waitExit(graceMs))) {
