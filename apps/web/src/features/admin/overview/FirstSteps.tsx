@@ -3,12 +3,15 @@ import { useTranslation } from 'react-i18next';
 import type { Overview } from '../../../api/application/overview.ts';
 import { ContentBox } from '../../../components/ContentBox.tsx';
 
-/** The steps of a fresh install, in order, each with the screen that does it. */
+/**
+ * The steps of a fresh install, in order, each with the screen that does it. The owner's account
+ * comes before their server (the server form picks an existing owner, or makes one with "New user").
+ */
 const STEPS = [
   { done: 'nodeReady', key: 'node', to: '/admin/nodes' },
   { done: 'eggAvailable', key: 'egg', to: '/admin/nests' },
-  { done: 'serverCreated', key: 'server', to: '/admin/servers/new' },
   { done: 'userInvited', key: 'user', to: '/admin/users/new' },
+  { done: 'serverCreated', key: 'server', to: '/admin/servers/new' },
 ] as const;
 
 /** Shown until every step is done: what to do next on a fresh panel, with links. */

@@ -81,10 +81,18 @@ describe('admin overview', () => {
       'href',
       '/admin/nests',
     );
-    expect(within(items[2]!).getByRole('link', { name: 'Create a server' })).toHaveAttribute(
+    // The owner's account comes before their server (issue 24: the owner picker finds only
+    // existing users, unless "New user" in the server form makes one).
+    expect(items[2]).toHaveTextContent('Invite its owner');
+    expect(within(items[2]!).getByRole('link', { name: 'Create a user' })).toHaveAttribute(
+      'href',
+      '/admin/users/new',
+    );
+    expect(within(items[3]!).getByRole('link', { name: 'Create a server' })).toHaveAttribute(
       'href',
       '/admin/servers/new',
     );
+    expect(items[3]).toHaveTextContent('or add them with “New user” right there');
 
     expect(screen.getByRole('link', { name: /2\s*Nests/ })).toHaveAttribute('href', '/admin/nests');
 

@@ -24,6 +24,7 @@ import {
 } from '../../components/index.ts';
 import { useFieldControl } from '../../components/useFieldControl.ts';
 import { EggFields } from './EggFields.tsx';
+import { NewOwnerDialog } from './NewOwnerDialog.tsx';
 import { LimitsFields } from './LimitsFields.tsx';
 import { WhereFields } from './WhereFields.tsx';
 import {
@@ -51,6 +52,7 @@ export function NewServerPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const [problem, setProblem] = useState<string[]>([]);
+  const [creatingOwner, setCreatingOwner] = useState(false);
 
   // The schema depends on the chosen egg's variables; the resolver reads the current ones.
   const variablesRef = useRef<EggVariableChoice[]>([]);
@@ -105,14 +107,19 @@ export function NewServerPage() {
       <form noValidate onSubmit={form.handleSubmit(submit)} className="space-y-6">
         <ContentBox title={t('server_new.section_about')}>
           <div className="grid gap-4 md:grid-cols-2">
-            <UserPicker
-              inputRef={owner.ref}
-              label={t('server_new.owner')}
-              hint={t('server_new.owner_hint')}
-              value={owner.value === '' ? null : Number(owner.value)}
-              onChange={(id) => owner.onChange(id === null ? '' : String(id))}
-              error={owner.error}
-            />
+            <div className="space-y-2">
+              <UserPicker
+                inputRef={owner.ref}
+                label={t('server_new.owner')}
+                hint={t('server_new.owner_hint')}
+                value={owner.value === '' ? null : Number(owner.value)}
+                onChange={(id) => owner.onChange(id === null ? '' : String(id))}
+                error={owner.error}
+              />
+              <Button type="button" variant="secondary" onClick={() => setCreatingOwner(true)}>
+                {t('server_new.new_owner')}
+              </Button>
+            </div>
             <FormText form={form} name="name" label={t('server_new.name')} autoComplete="off" />
             <FormText
               form={form}
@@ -173,6 +180,14 @@ export function NewServerPage() {
           </Button>
         </div>
       </form>
+      <NewOwnerDialog
+        visible={creatingOwner}
+        onDismissed={() => setCreatingOwner(false)}
+        onCreated={(user) => {
+          owner.onChange(String(user.id));
+          setCreatingOwner(false);
+        }}
+      />
     </AdminPage>
   );
 }
