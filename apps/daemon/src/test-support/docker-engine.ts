@@ -166,7 +166,8 @@ async function cleanDir(dir: string, options: { keep?: boolean } = {}): Promise<
 
 const imported = new WeakMap<Docker, Promise<string>>();
 
-async function importBusybox(docker: Docker, tag: string): Promise<void> {
+/** Import the busybox image into any engine with the Docker API (Podman's too), tagged `tag`. */
+export async function importBusybox(docker: Docker, tag: string): Promise<void> {
   let image = imported.get(docker);
   if (!image) {
     image = importBusyboxOnce(docker);
@@ -184,19 +185,25 @@ function splitTag(tag: string): [string, string] {
 }
 
 async function importBusyboxOnce(docker: Docker): Promise<string> {
-  const reference = 'talon-test/busybox:imported';
   const stream = await docker.importImage(Readable.from([await busyboxRootfsTar()]), {
     repo: 'talon-test/busybox',
     tag: 'imported',
   });
-  await new Promise<void>((resolve, reject) =>
-    docker.modem.followProgress(stream, (error: Error | null, lines: Array<{ error?: string }>) => {
-      const failed = error ?? lines.find((l) => l.error);
-      if (failed) reject(failed instanceof Error ? failed : new Error(String(failed.error)));
-      else resolve();
-    }),
+  const lines = await new Promise<Array<{ error?: string; status?: string; id?: string }>>(
+    (resolve, reject) =>
+      docker.modem.followProgress(stream, (error: Error | null, out: Array<{ error?: string }>) => {
+        const failed = error ?? out.find((l) => l.error);
+        if (failed) reject(failed instanceof Error ? failed : new Error(String(failed.error)));
+        else resolve(out);
+      }),
   );
-  return reference;
+  // Docker answers the new image's id as the last status; Podman names the image differently
+  // (localhost/…) and answers its id too: the id works for both.
+  for (const line of lines.reverse()) {
+    const id = /sha256:[0-9a-f]{64}|^[0-9a-f]{64}$/u.exec(line.status ?? line.id ?? '')?.[0];
+    if (id) return id;
+  }
+  throw new Error(`the engine did not say which image it imported: ${JSON.stringify(lines)}`);
 }
 
 /** A root filesystem tar: static busybox with every applet linked, a `container` user (uid 1000). */
