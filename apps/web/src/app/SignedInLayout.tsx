@@ -1,14 +1,18 @@
 import { Suspense, useEffect } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { getAccountPermissions } from '../api/account.ts';
 import { CenteredSpinner } from '../components/Spinner.tsx';
+import { signInPathFor } from '../lib/returnTo.ts';
 import { Footer } from './Footer.tsx';
 import { TopBar } from './TopBar.tsx';
 import { queryClient } from './queryClient.ts';
 import { useGlobalStore } from './store.ts';
 
-/** The signed-in area: top bar, page, footer. Without a signed-in user: the login page. */
+/**
+ * The signed-in area: top bar, page, footer. Without a signed-in user: the login page, which returns
+ * here once signed in.
+ */
 export function SignedInLayout() {
   return (
     <QueryClientProvider client={queryClient}>
@@ -19,6 +23,7 @@ export function SignedInLayout() {
 
 function SignedInShell() {
   const user = useGlobalStore((s) => s.user);
+  const location = useLocation();
   const setPermissions = useGlobalStore((s) => s.setPermissions);
   const permissions = useQuery({
     queryKey: ['account', 'permissions'],
@@ -30,7 +35,7 @@ function SignedInShell() {
     if (permissions.data) setPermissions(permissions.data);
   }, [permissions.data, setPermissions]);
 
-  if (!user) return <Navigate to="/auth/login" replace />;
+  if (!user) return <Navigate to={signInPathFor(location)} replace />;
   return (
     <div className="flex min-h-screen flex-col">
       <TopBar />

@@ -12,6 +12,7 @@ import { TextField } from '../../components/Field.tsx';
 import { AUTH_LINK, AuthCard } from './AuthCard.tsx';
 import { showAuthFlash } from './useAuthFlash.ts';
 import { fullPage } from '../../lib/navigation.ts';
+import { safeReturnPath } from '../../lib/returnTo.ts';
 
 const codeMode = z.object({ code: checkpointCodeSchema.shape.code, recovery: z.string() });
 const recoveryMode = z.object({ code: z.string(), recovery: checkpointRecoverySchema.shape.code });
@@ -27,6 +28,7 @@ export function CheckpointPage() {
   const { t } = useTranslation('auth');
   const location = useLocation();
   const token = tokenFrom(location.state);
+  const next = safeReturnPath((location.state as { next?: string } | null)?.next);
   const [recovery, setRecovery] = useState(false);
   const { register, handleSubmit, formState, reset, clearErrors } = useForm<Values>({
     resolver: zodResolver(recovery ? recoveryMode : codeMode),
@@ -54,7 +56,7 @@ export function CheckpointPage() {
         code: recovery ? '' : values.code.trim(),
         recoveryToken: recovery ? values.recovery.trim() : undefined,
       });
-      fullPage.navigate(result.intended || '/');
+      fullPage.navigate(next ?? (result.intended || '/'));
     } catch (error) {
       showAuthFlash('error', t('common:flash.error'), httpErrorToHuman(error));
     }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +13,13 @@ import { TextField } from '../../components/Field.tsx';
 import { AUTH_LINK, AuthCard } from './AuthCard.tsx';
 import { showAuthFlash } from './useAuthFlash.ts';
 import { fullPage } from '../../lib/navigation.ts';
+import { safeReturnPath } from '../../lib/returnTo.ts';
 
 export function LoginPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
+  /** the address opened before signing in (only a path on this panel), else the panel's answer */
+  const next = safeReturnPath(useSearchParams()[0].get('next'));
   const recaptcha = useGlobalStore((s) => s.settings.recaptcha);
   const clearFlashes = useGlobalStore((s) => s.clearFlashes);
   const [token, setToken] = useState<string | null>(null);
@@ -37,10 +40,10 @@ export function LoginPage() {
     try {
       const result = await login({ user: values.username, password: values.password, recaptchaToken: token });
       if (result.complete) {
-        fullPage.navigate(result.intended || '/');
+        fullPage.navigate(next ?? (result.intended || '/'));
         return;
       }
-      await navigate('/auth/login/checkpoint', { state: { token: result.confirmationToken } });
+      await navigate('/auth/login/checkpoint', { state: { token: result.confirmationToken, next } });
     } catch (error) {
       setResetCaptcha((n) => n + 1);
       showAuthFlash('error', t('common:flash.error'), httpErrorToHuman(error));

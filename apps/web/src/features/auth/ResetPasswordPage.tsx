@@ -1,4 +1,4 @@
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { fullPage } from '../../lib/navigation.ts';
 /** /auth/password/reset/{token}?email=…: choose a new password (spec §2). */
 export function ResetPasswordPage() {
   const { t } = useTranslation('auth');
+  const navigate = useNavigate();
   const { token = '' } = useParams();
   const [search] = useSearchParams();
   const email = search.get('email') ?? '';
@@ -26,8 +27,14 @@ export function ResetPasswordPage() {
 
   const onSubmit = async (values: ResetPasswordValues) => {
     try {
-      await performPasswordReset({ email, token, ...values });
-      fullPage.navigate('/');
+      const result = await performPasswordReset({ email, token, ...values });
+      if (result.sendToLogin) {
+        // Two-factor is on: the panel did not sign the user in, as the code is still needed.
+        await navigate('/auth/login', { replace: true });
+        showAuthFlash('success', t('reset.changed_title'), t('reset.changed_two_factor'));
+        return;
+      }
+      fullPage.navigate(result.redirectTo || '/');
     } catch (error) {
       showAuthFlash('error', t('common:flash.error'), httpErrorToHuman(error));
     }

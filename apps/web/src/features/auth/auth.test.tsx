@@ -100,7 +100,7 @@ describe('LoginPage', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'b');
     await userEvent.click(screen.getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth/login/checkpoint'));
-    expect(router.state.location.state).toEqual({ token: 'tok' });
+    expect(router.state.location.state).toEqual({ token: 'tok', next: null });
   });
 
   it('reports a login answer that is not an object', async () => {
