@@ -115,4 +115,38 @@ describe('admin server view: Build', () => {
       await screen.findByText('The requested default allocation is not currently assigned to this server.'),
     ).toBeInTheDocument();
   });
+
+  it('offers the OOM killer option only where it has an effect: a note for a node that runs processes', async () => {
+    const health = (driver: string) => ({
+      object: 'node_health',
+      attributes: {
+        reachable: true,
+        version: '1.0.0',
+        architecture: 'amd64',
+        cpu_count: 2,
+        kernel_version: '6.1',
+        os: 'Linux',
+        memory: { total: 1 },
+        runtime: { driver, confinement: null, network: null },
+        error: null,
+        checked_at: '2025-01-05T10:00:00Z',
+      },
+    });
+    const option = 'Stop the server when it runs out of memory (OOM killer)';
+    const routes = (driver: string) => ({
+      [`GET ${SERVER_PATH}`]: { status: 200, body: wireServer() },
+      [`GET ${FREE}`]: { status: 200, body: wireList('allocation', []) },
+      'GET /api/application/nodes/1/health': { status: 200, body: health(driver) },
+    });
+    fakeApi(routes('process'));
+    const { unmount } = renderServerView('build');
+    expect(await screen.findByText(/This node runs servers as processes/)).toBeInTheDocument();
+    expect(screen.queryByRole('checkbox', { name: option })).toBeNull();
+    unmount();
+
+    fakeApi(routes('docker'));
+    renderServerView('build');
+    expect(await screen.findByRole('checkbox', { name: option })).not.toBeChecked();
+    expect(screen.getByText(/^Docker nodes only: when off/)).toBeInTheDocument();
+  });
 });
