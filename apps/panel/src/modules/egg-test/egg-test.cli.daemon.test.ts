@@ -136,6 +136,9 @@ describe('egg:test', () => {
       'The done line "Ready for players" did not appear within 3 s.',
     );
     expect(run.stdout).toContain('| Still loading the world...');
+    // The daemon's coloured notices arrive as plain text: no escape sequence reaches the terminal.
+    expect(run.stdout).toContain('| [Talon Daemon]: ');
+    expect(run.stdout).not.toContain('\x1b');
     expect(stepLine(run.stdout, 'stop')).toMatch(/^skip/u);
     expect(stepLine(run.stdout, 'remove')).toMatch(/^ok /u);
     expect(await serversLeft()).toBe(0);

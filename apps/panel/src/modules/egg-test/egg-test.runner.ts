@@ -23,6 +23,14 @@ const DONE_LINE_MS = 2_000;
 /** A console line longer than this is cut in the report. */
 const LINE_CHARS = 500;
 
+/**
+ * Colour codes and every other control character: the report is plain text, and a line printed
+ * by an egg must not move the cursor or retitle the terminal of the operator who reads it.
+ */
+const CONTROL =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|[\x00-\x08\x0b-\x1f\x7f]/gu;
+
 /** A step's failure: its message is what the report says. */
 class StepFailed extends Error {}
 
@@ -215,9 +223,10 @@ export class EggTestRunner {
     return step.status === 'passed';
   }
 
-  private line(text: string): void {
+  private line(raw: string): void {
     const step = this.current;
     if (!step) return;
+    const text = raw.replace(CONTROL, '');
     step.lines.push(text.length > LINE_CHARS ? `${text.slice(0, LINE_CHARS)}…` : text);
     if (step.lines.length > EGG_TEST_LINES) step.lines.splice(0, step.lines.length - EGG_TEST_LINES);
     step.duration_ms = Date.now() - this.startedAt;
