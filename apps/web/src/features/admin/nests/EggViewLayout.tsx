@@ -12,6 +12,7 @@ import { HttpError } from '../../../api/errors.ts';
 import { useGlobalStore } from '../../../app/store.ts';
 import { ADMIN_FLASH, AdminPage, ConfirmAction, ItemLoader, Tabs } from '../components/index.ts';
 import { eggHref } from './eggLinks.ts';
+import { EggTestButton } from './EggTestButton.tsx';
 import { NESTS_QUERY } from './NestsListPage.tsx';
 
 export interface EggOutlet {
@@ -94,6 +95,7 @@ function EggView({ egg }: { egg: AdminEgg }) {
       description={egg.description || undefined}
       actions={
         <>
+          <EggTestButton egg={egg} />
           <a
             href={eggExportUrl(egg.nestId, egg.id)}
             download
