@@ -1,13 +1,16 @@
 import type Dockerode from 'dockerode';
 
-/** Wings' `docker` block of `GET /api/system?v=2` (reference §2.3), for a node on the docker runtime. */
-export interface DockerFacts {
+/**
+ * Wings' `docker` block of `GET /api/system?v=2` (reference §2.3), for a node on the docker runtime.
+ * A type, not an interface: it must fit the loose (index-signed) block of the shared schema.
+ */
+export type DockerFacts = {
   version: string;
   cgroups: { driver: string; version: string };
   containers: { total: number; running: number; paused: number; stopped: number };
   storage: { driver: string; filesystem: string };
   runc: { version: string };
-}
+};
 
 interface EngineInfo {
   CgroupDriver?: string;

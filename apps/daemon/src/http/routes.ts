@@ -9,7 +9,12 @@ import type { RuntimeInfo } from '../runtime/driver.ts';
 import type { SystemInfoV2 } from '@talon/shared/wings/system-v2';
 import { runtimeExtension, systemInfo, systemInfoV2 } from './system-info.ts';
 import { dockerFacts } from './docker-facts.ts';
-import { connectDocker, dockerEndpoint } from '../runtime/docker-connection.ts';
+import {
+  connectDocker,
+  dockerEndpoint,
+  engineMessage,
+  whyDockerUnusable,
+} from '../runtime/docker-connection.ts';
 import { registerFileOperationRoutes } from './files-ops.ts';
 import { registerFileRoutes } from './files.ts';
 import { registerPullRoutes } from './files-pull.ts';
@@ -67,15 +72,21 @@ export function registerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
   // `?v=2` is Wings' richer answer (total memory, the distribution's name, the Docker engine's
   // facts on the docker runtime); the panel's node health uses it.
-  const engine =
-    config.runtime.driver === 'docker' ? connectDocker(dockerEndpoint(config.docker.host)) : null;
-  app.get('/api/system', async (req): Promise<SystemInfo | SystemInfoV2> => {
+  const endpoint = config.runtime.driver === 'docker' ? dockerEndpoint(config.docker.host) : null;
+  const engine = endpoint ? connectDocker(endpoint) : null;
+  app.get('/api/system', async (req, reply): Promise<SystemInfo | SystemInfoV2 | FastifyReply> => {
     const runtime = runtimeExtension(deps.runtime, config);
     if ((req.query as { v?: string }).v !== '2') return systemInfo(DAEMON_VERSION, runtime);
-    return {
-      ...systemInfoV2(DAEMON_VERSION, runtime),
-      ...(engine ? { docker: await dockerFacts(engine) } : {}),
-    };
+    const answer = systemInfoV2(DAEMON_VERSION, runtime);
+    if (!engine || !endpoint) return answer;
+    try {
+      return { ...answer, docker: await dockerFacts(engine) };
+    } catch (err) {
+      // Wings answers 500 when Docker fails; ours says why, for the admin's node page.
+      const why = (await whyDockerUnusable(engine, endpoint)) ?? engineMessage(err);
+      req.log.error({ err }, 'the Docker engine did not answer');
+      return reply.code(500).send({ error: `The Docker engine cannot be used: ${why}` });
+    }
   });
 
   app.get('/api/servers', async () => manager.all().map((s) => serverDocument(s, config)));

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -109,6 +110,35 @@ describe('why Docker cannot be used', () => {
       }
     }, 120_000);
   });
+});
+
+describe('the daemon with an engine that answers its ping but fails', () => {
+  it('answers /api/system?v=2 with 500 and the engine’s words, as Wings answers 500', async () => {
+    // A stand-in engine on a unix socket: `/_ping` works (so the daemon starts), the rest fails.
+    const socket = path.join(dir, 'broken-engine.sock');
+    const engine = createHttpServer((req, res) => {
+      if (req.url?.endsWith('/_ping')) return void res.end('OK');
+      res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ message: 'storage driver overlay2 broke' }));
+    });
+    await new Promise<void>((r) => engine.listen(socket, r));
+    const daemon = await startDaemonProcess({
+      runtime: { driver: 'docker' },
+      docker: { host: `unix://${socket}` },
+    });
+    try {
+      const system = await daemon.api('GET', '/api/system?v=2');
+      expect(system.status).toBe(500);
+      expect(system.body).toEqual({
+        error: 'The Docker engine cannot be used: storage driver overlay2 broke',
+      });
+      // The plain answer needs no engine.
+      expect((await daemon.api('GET', '/api/system')).body.runtime).toMatchObject({ driver: 'docker' });
+    } finally {
+      await daemon.dispose();
+      engine.close();
+    }
+  }, 120_000);
 });
 
 describe('the daemon at start', () => {

@@ -78,3 +78,10 @@ export async function whyDockerUnusable(docker: Dockerode, endpoint: DockerEndpo
     clearTimeout(timer);
   }
 }
+
+/** The engine's words for a failed call, without Dockerode's `(HTTP code 500) server error -` prefix. */
+export function engineMessage(err: unknown): string {
+  const e = err as { json?: { message?: string } | null; message?: string };
+  const text = e.json?.message ?? e.message ?? String(err);
+  return text.replace(/^\(HTTP code \d+\)[^-]*- /u, '').trim();
+}

@@ -90,9 +90,20 @@ function factsOf(res: DaemonResponse): Facts | null {
   };
 }
 
-function statusError(status: number): string {
-  if (status === 401 || status === 403) return "Unauthorized: the node's token does not match";
-  return `The node answered with HTTP status ${status}`;
+/** The daemon's own words (`{"error": …}`, Wings' shape) for a failed answer, if it gave any. */
+function daemonError(res: DaemonResponse): string | null {
+  try {
+    const body = JSON.parse(res.body.toString('utf8')) as { error?: unknown };
+    return typeof body.error === 'string' && body.error !== '' ? body.error.slice(0, 300) : null;
+  } catch {
+    return null;
+  }
+}
+
+function statusError(res: DaemonResponse): string {
+  if (res.status === 401 || res.status === 403) return "Unauthorized: the node's token does not match";
+  const words = res.status >= 500 ? daemonError(res) : null;
+  return `The node answered with HTTP status ${res.status}${words ? `: ${words}` : ''}`;
 }
 
 /**
@@ -113,7 +124,7 @@ export async function nodeHealth(
   } catch (err) {
     return down(networkError(err, timeoutMs));
   }
-  if (res.status < 200 || res.status >= 300) return down(statusError(res.status));
+  if (res.status < 200 || res.status >= 300) return down(statusError(res));
   const facts = factsOf(res);
   if (!facts) return down("The node answered, but not with a daemon's system information");
   return { reachable: true, ...facts, error: null, checked_at };

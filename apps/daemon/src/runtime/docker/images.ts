@@ -1,4 +1,5 @@
 import type Dockerode from 'dockerode';
+import { engineMessage } from '../docker-connection.ts';
 
 /** Credentials for one registry, from the node's `docker.registries`. */
 export interface RegistryCredentials {
@@ -161,13 +162,6 @@ async function existsLocally(docker: Dockerode, image: string): Promise<boolean>
   }
 }
 
-/** The engine's words for a failed pull, without Dockerode's `(HTTP code 500) server error -` prefix. */
-function reasonOf(err: unknown): string {
-  const e = err as { json?: { message?: string }; message?: string };
-  const text = e.json?.message ?? e.message ?? String(err);
-  return text.replace(/^\(HTTP code \d+\)[^-]*- /u, '').trim();
-}
-
 /**
  * Makes `image` available on the engine: pulls it (with the registry's credentials when the node
  * has some), reporting progress; when the pull fails but the image is already here, goes on with
@@ -198,7 +192,7 @@ export async function ensureImage(docker: Dockerode, image: string, opts: Ensure
     return;
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
-    const reason = scrub(reasonOf(err), auth?.credentials);
+    const reason = scrub(engineMessage(err), auth?.credentials);
     if (await existsLocally(docker, image)) {
       onProgress(`Could not pull ${image} (${reason}); using the copy of ${image} already on this node`);
       return;

@@ -127,9 +127,12 @@ describe('node health', () => {
         network: 'host',
       },
     });
+    // …and one whose engine fails says why (our daemon's 500 carries Wings' `{"error"}` shape).
+    answers.push({ status: 500, error: 'The Docker engine cannot be used: storage driver overlay2 broke' });
     const standIn = createHttpServer((_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify(answers.shift()));
+      const { status = 200, ...answer } = answers.shift()!;
+      res.writeHead(status as number, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(answer));
     });
     await new Promise<void>((resolve) => standIn.listen(0, '127.0.0.1', resolve));
     try {
@@ -143,6 +146,12 @@ describe('node health', () => {
         driver: 'docker',
         confinement: 'container',
         network: 'host',
+      });
+      expect(await health(id)).toMatchObject({
+        reachable: false,
+        runtime: null,
+        error:
+          'The node answered with HTTP status 500: The Docker engine cannot be used: storage driver overlay2 broke',
       });
     } finally {
       standIn.close();
