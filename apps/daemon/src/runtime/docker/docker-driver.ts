@@ -113,9 +113,7 @@ export class DockerDriver implements RuntimeDriver {
     await this.remove(name);
     const imageInfo = await this.docker.getImage(image).inspect();
     const hasCommand = !!(imageInfo.Config?.Entrypoint?.length || imageInfo.Config?.Cmd?.length);
-    const container = await this.docker.createContainer(
-      containerOptions(spec, image, this.settings, hasCommand),
-    );
+    const container = await this.create(containerOptions(spec, image, this.settings, hasCommand));
     try {
       return await ContainerProcess.start(this.processOptions(container, spec.kind === 'install'));
     } catch (err) {
@@ -152,6 +150,21 @@ export class DockerDriver implements RuntimeDriver {
       pidLimit: this.settings.pidLimit,
       hostNetwork: this.hostNetwork,
     };
+  }
+
+  /**
+   * Create a container; an engine without an init binary (Podman without catatonit) gets the same
+   * container without one: the game is PID 1 then, and ignores stop signals it does not handle.
+   */
+  private async create(options: Dockerode.ContainerCreateOptions): Promise<Dockerode.Container> {
+    try {
+      return await this.docker.createContainer(options);
+    } catch (err) {
+      if (!options.HostConfig?.Init || !/init binary|catatonit|docker-init/iu.test((err as Error).message))
+        throw err;
+      this.opts.log.warn({ err }, 'the container engine has no init binary; creating containers without one');
+      return this.docker.createContainer({ ...options, HostConfig: { ...options.HostConfig, Init: false } });
+    }
   }
 
   private async remove(name: string): Promise<void> {
