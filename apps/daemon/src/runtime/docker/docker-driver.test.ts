@@ -271,6 +271,22 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
     expect(await gone(`${uuid}_installer`)).toBe(true);
   }, 120_000);
 
+  it('a start with a missing image says which image, and the server is offline again', async () => {
+    const uuid = await installed();
+    const settings = stack.remote.servers.get(uuid)!.settings as { container: { image: string } };
+    settings.container = { image: 'talon-test/absent:2' };
+    const ws = await openConsole(uuid);
+    const from = ws.messages.length;
+    ws.send('set state', 'start');
+    await ws.waitFor(
+      (m) => m.event === 'daemon message' && !!m.args?.[0]?.includes('talon-test/absent:2'),
+      30_000,
+      from,
+    );
+    await status(ws, 'offline', from);
+    expect(await gone(uuid)).toBe(true);
+  }, 120_000);
+
   it('a daemon restart leaves the container running and the new daemon re-attaches to it', async () => {
     const uuid = await installed();
     const ws = await started(uuid);
