@@ -47,6 +47,8 @@ export interface ProcessSample {
 /** A running launch. Output is stdout and stderr interleaved, as a console shows them. */
 export interface RuntimeProcess {
   readonly pid: number;
+  /** When the launch started (ms since the epoch), if it may predate this daemon (adopted containers). */
+  readonly startedAt?: number;
   onOutput(listener: (chunk: Buffer) => void): void;
   /** Resolves once the process and every process it left behind are gone. */
   readonly exited: Promise<ExitInfo>;

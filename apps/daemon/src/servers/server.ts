@@ -311,7 +311,7 @@ export class Server {
 
   private attach(proc: RuntimeProcess): void {
     this.proc = proc;
-    this.startedAt = Date.now();
+    this.startedAt = proc.startedAt ?? Date.now();
     this.lastCpu = null;
     const startup = this.config.process_configuration.startup;
     const isDone = doneMatcher(startup.done, startup.strip_ansi);

@@ -24,6 +24,21 @@ export interface ContainerProcessOptions {
   hostNetwork: { sockets: SocketTable; procs: SharedProcessTable } | null;
 }
 
+/** Lines of the container's log replayed into the console history when a daemon adopts it. */
+const ADOPTED_HISTORY_LINES = 150;
+
+/** The payloads of Docker's multiplexed stream format (8-byte header: stream, 0, 0, 0, size). */
+export function payloadsOf(multiplexed: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let at = 0;
+  while (at + 8 <= multiplexed.length) {
+    const size = multiplexed.readUInt32BE(at + 4);
+    out.push(multiplexed.subarray(at + 8, at + 8 + size));
+    at += 8 + size;
+  }
+  return out;
+}
+
 function statusOf(err: unknown): number | undefined {
   return (err as { statusCode?: number }).statusCode;
 }
@@ -38,6 +53,7 @@ function ignoreGone(err: unknown): void {
 /** A container seen as a RuntimeProcess: its attached stdio, its exit, its stats, its limits. */
 export class ContainerProcess implements RuntimeProcess {
   pid = 0;
+  startedAt = Date.now();
   readonly exited: Promise<ExitInfo>;
   private resolveExit!: (info: ExitInfo) => void;
   private listeners: Array<(chunk: Buffer) => void> = [];
@@ -74,9 +90,16 @@ export class ContainerProcess implements RuntimeProcess {
     return proc;
   }
 
-  /** Re-attach to a container that is running (a new daemon adopting it). */
+  /**
+   * Re-attach to a container that is running (a new daemon adopting it). The console's recent past
+   * comes from the container's log, so the history is not empty after a daemon restart.
+   */
   static async adopt(opts: ContainerProcessOptions): Promise<ContainerProcess> {
     const proc = new ContainerProcess(opts);
+    const logs = await opts.container
+      .logs({ stdout: true, stderr: true, tail: ADOPTED_HISTORY_LINES })
+      .catch(() => Buffer.alloc(0));
+    proc.early.push(...payloadsOf(logs));
     await proc.attach();
     await proc.follow(opts.container.wait({ condition: 'not-running', abortSignal: proc.waitAbort.signal }));
     return proc;
@@ -102,6 +125,7 @@ export class ContainerProcess implements RuntimeProcess {
   private async follow(waited: Promise<unknown>): Promise<void> {
     const info = await this.opts.container.inspect();
     this.pid = info.State.Pid;
+    this.startedAt = Date.parse(info.State.StartedAt) || Date.now();
     this.stats.start();
     void waited.then(
       () => this.finish(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LaunchSpec } from '../driver.ts';
+import { payloadsOf } from './container-process.ts';
 import { containerOptions, type ContainerSettings } from './container-spec.ts';
 import { memoryWithOverhead, resourceConfig } from './limits.ts';
 import { sampleOf } from './stats.ts';
@@ -170,5 +171,18 @@ describe('stats frames', () => {
     ).toEqual({ cpuNs: 5_000_000, memoryBytes: 70, rxBytes: 11, txBytes: 22 });
     expect(sampleOf({ memory_stats: { usage: 100, stats: { inactive_file: 40 } } }).memoryBytes).toBe(60);
     expect(sampleOf({})).toEqual({ cpuNs: 0, memoryBytes: 0, rxBytes: 0, txBytes: 0 });
+  });
+});
+
+describe('container log replay', () => {
+  it('splits the multiplexed log into its payloads, stdout and stderr alike, ignoring a cut-off header', () => {
+    const frame = (stream: number, text: string) => {
+      const header = Buffer.alloc(8);
+      header[0] = stream;
+      header.writeUInt32BE(Buffer.byteLength(text), 4);
+      return Buffer.concat([header, Buffer.from(text)]);
+    };
+    const log = Buffer.concat([frame(1, 'Done (1s)\n'), frame(2, 'warn: x\n'), Buffer.from([1, 0, 0])]);
+    expect(payloadsOf(log).map(String)).toEqual(['Done (1s)\n', 'warn: x\n']);
   });
 });

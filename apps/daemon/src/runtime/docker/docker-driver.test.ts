@@ -301,6 +301,10 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
     await stack.restart();
     const again = await openConsole(uuid);
     expect((await stack.api('GET', `/api/servers/${uuid}`)).body.state).toBe('running');
+    // The console's recent past comes back from the container's log.
+    const logsFrom = again.messages.length;
+    again.send('send logs');
+    await line(again, 'Done (ready', logsFrom);
     const from = again.messages.length;
     again.send('send command', 'still here?');
     await line(again, 'echo: still here?', from);
