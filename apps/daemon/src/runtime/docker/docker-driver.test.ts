@@ -56,6 +56,8 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
   let engine: DockerEngine;
   let docker: Dockerode;
   let stack: Stack;
+  /** Every server uuid the tests made, for the clean-up. */
+  const created: string[] = [];
 
   beforeAll(async () => {
     engine = await startDockerEngine();
@@ -71,6 +73,15 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
   }, 120_000);
   afterAll(async () => {
     await stack?.dispose();
+    // Containers outlive the daemon by design: on a shared engine (TEST_DOCKER_HOST) they must go too.
+    for (const uuid of created) {
+      for (const name of [uuid, `${uuid}_installer`]) {
+        await docker
+          .getContainer(name)
+          .remove({ force: true })
+          .catch(() => {});
+      }
+    }
     await engine?.stop();
   }, 120_000);
 
@@ -82,6 +93,7 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
     );
 
   async function create(uuid: string, server = dockerEgg(uuid)): Promise<void> {
+    created.push(uuid);
     stack.remote.servers.set(uuid, server);
     const res = await stack.api('POST', '/api/servers', { uuid, start_on_completion: false });
     expect(res.status).toBe(202);
