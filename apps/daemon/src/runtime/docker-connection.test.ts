@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,6 +66,37 @@ describe('why Docker cannot be used', () => {
       `the Docker socket ${socket} refuses connections, so the Docker engine is not running: start it (systemctl start docker)`,
     );
   });
+
+  it('says permission is denied when the daemon may not use the socket, and what to do', async () => {
+    // The socket is root's and not writable; the check runs in a child without the capability that
+    // lets root ignore file modes, as a daemon outside the docker group meets the engine's socket.
+    const socket = path.join(dir, 'locked.sock');
+    const server = createNetServer();
+    await new Promise<void>((r) => server.listen(socket, r));
+    try {
+      await chmod(socket, 0o500);
+      const check = [
+        "const { dockerEndpoint, connectDocker, whyDockerUnusable } = await import('./apps/daemon/src/runtime/docker-connection.ts');",
+        'const endpoint = dockerEndpoint(`unix://${process.env.SOCKET}`);',
+        'console.log(await whyDockerUnusable(connectDocker(endpoint), endpoint));',
+      ].join('\n');
+      const child = spawn(
+        'setpriv',
+        ['--bounding-set=-dac_override,-dac_read_search', process.execPath, '--import', 'tsx', '-e', check],
+        { cwd: repoRoot, env: { ...process.env, SOCKET: socket }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let output = '';
+      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+      await new Promise((r) => child.once('exit', r));
+      expect(output.trim()).toBe(
+        `permission denied on the Docker socket ${socket}: run the daemon as root or add its user to the "docker" group ` +
+          '(usermod -aG docker <user>, then log in again)',
+      );
+    } finally {
+      server.close();
+    }
+  }, 60_000);
 
   describe('with a Docker engine', () => {
     let engine: DockerEngine;
