@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ensureWebBuilt, launchBrowser, newPage, screenshots, startPanel, type Panel } from './harness.ts';
 import { expectFocusKeptInDialog, expectKeyboardWalkable } from './keyboard.ts';
-import { signIn, terminalText, waitForStatus } from './servers.ts';
+import { applicationApi, signIn, terminalText, waitForStatus } from './servers.ts';
 
 // Issue 16: an operator runs the whole panel from the browser. One fresh `npm start`-style panel for
 // the whole file, driven in the order a new operator works: the printed admin signs in, follows the
@@ -274,7 +274,8 @@ describe('the admin area in Chromium', () => {
       ['admin-server-databases', `/admin/servers/view/${serverId}/databases`, /database/iu],
       ['admin-nodes', '/admin/nodes', 'Local'],
       ['admin-node-settings', '/admin/nodes/view/1/settings', 'Daemon port'],
-      ['admin-node-configuration', '/admin/nodes/view/1/configuration', 'Generate setup command'],
+      // The embedded local node sets itself up: no setup command there.
+      ['admin-node-configuration', '/admin/nodes/view/1/configuration', 'Set up by the panel'],
       ['admin-node-allocations', '/admin/nodes/view/1/allocations', /Add allocations|Add addresses/u],
       ['admin-locations', '/admin/locations', 'Create location'],
       ['admin-database-hosts', '/admin/databases', 'Create database host'],
@@ -290,7 +291,23 @@ describe('the admin area in Chromium', () => {
     }
   });
   it('gives a one-line node setup command whose token fetches the configuration once', async () => {
-    await admin.goto(`${panel.url}/admin/nodes/view/1/configuration`);
+    // A node of another machine (the local one is set up by the panel itself).
+    const remote = await applicationApi(panel, panel.admin.username).post<{ attributes: { id: number } }>(
+      '/api/application/nodes',
+      {
+        name: 'Remote',
+        location_id: 1,
+        fqdn: '127.0.0.2',
+        scheme: 'http',
+        memory: 1024,
+        memory_overallocate: 0,
+        disk: 1024,
+        disk_overallocate: 0,
+        daemon_listen: 8080,
+        daemon_sftp: 2022,
+      },
+    );
+    await admin.goto(`${panel.url}/admin/nodes/view/${remote.attributes.id}/configuration`);
     await admin.getByRole('button', { name: 'Generate setup command' }).click();
     const command = admin.getByText(/npm run -s daemon -- configure --panel-url/u);
     await expect.poll(() => command.isVisible()).toBe(true);
