@@ -109,24 +109,22 @@ describe('signing in returns to the intended address', () => {
     await page.context().close();
   });
 
-  it.each([
-    ['//evil.example/steal'],
-    ['https://evil.example/steal'],
-    ['/\\evil.example/steal'],
-    ['/\t/evil.example'],
-    ['\\\\evil.example'],
-    ['javascript:alert(1)'],
-    ['/auth/login'],
-  ])('never leaves the panel (or loops to sign-in) for next=%s: lands on /', async (next) => {
-    const page = await newPage(browser);
-    await page.goto(`${panel.url}/auth/login?next=${encodeURIComponent(next)}`);
-    await fillSignIn(page, carol.username, carol.password);
-    await page.waitForURL(`${panel.url}/`);
-    // Signed in, on this panel's dashboard, which lists carol's server.
-    await page.getByText('Carols Realm').first().waitFor({ state: 'attached', timeout: 30_000 });
-    expect(new URL(page.url()).origin).toBe(panel.url);
-    await page.context().close();
-  });
+  // Three sign-ins here and six elsewhere in this file (checkpoints count) stay under the panel's 10 a
+  // minute from one address; apps/web/src/lib/returnTo.test.ts checks more values (`/<tab>/host`,
+  // `\\host`, `javascript:`, `/auth/…`).
+  it.each([['//evil.example/steal'], ['https://evil.example/steal'], ['/\\evil.example/steal']])(
+    'never leaves the panel for next=%s: lands on /',
+    async (next) => {
+      const page = await newPage(browser);
+      await page.goto(`${panel.url}/auth/login?next=${encodeURIComponent(next)}`);
+      await fillSignIn(page, carol.username, carol.password);
+      await page.waitForURL(`${panel.url}/`);
+      // Signed in, on this panel's dashboard, which lists carol's server.
+      await page.getByText('Carols Realm').first().waitFor({ state: 'attached', timeout: 30_000 });
+      expect(new URL(page.url()).origin).toBe(panel.url);
+      await page.context().close();
+    },
+  );
 
   it('after a password reset with two-factor on, the sign-in page says why and the new password works', async () => {
     const page = await newPage(browser);
