@@ -17,6 +17,7 @@ const benches = [
   ['backup', ['node_modules/.bin/tsx', 'bench/backup.ts']],
   ['schedules', ['node_modules/.bin/tsx', 'bench/schedules.ts']],
   ['config-files', ['node_modules/.bin/tsx', 'bench/config-files.ts']],
+  ['runtime', ['node_modules/.bin/tsx', 'bench/runtime.ts']],
 ].filter(([name, cmd]) => (!only || name === only) && existsSync(path.join(root, cmd[1])));
 
 let failed = 0;
