@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import type Dockerode from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,8 @@ while read -r line; do
     crash) echo "crashing"; exit 3 ;;
     eat) exec dd if=/dev/zero of=/dev/null bs=96M count=4 ;;
     cat*) cat "\${line#cat }" ;;
+    # nc ends its connection at the end of its input: sleep keeps both open while stats are read.
+    net*) sleep 60 | nc 127.0.0.1 "\${line#net }" > /dev/null & ;;
     *) echo "echo: $line" ;;
   esac
 done
@@ -183,6 +186,29 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
     await line(ws, 'saving and stopping', stopFrom);
     await status(ws, 'offline', stopFrom);
     expect((await inspect(uuid)).State.ExitCode).toBe(0);
+  }, 120_000);
+
+  it("host network: the TCP bytes of the container's own connections are in its stats", async () => {
+    const uuid = await installed();
+    const ws = await started(uuid);
+    // A peer on the host's loopback that sends 200 KB to whoever connects and keeps the connection open.
+    const peer = createServer((socket) => socket.write(Buffer.alloc(200_000, 'x')));
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const from = ws.messages.length;
+      ws.send('send command', `net ${(peer.address() as AddressInfo).port}`);
+      await ws.waitFor(
+        (m) =>
+          m.event === 'stats' &&
+          (JSON.parse(m.args![0]!) as { network: { rx_bytes: number } }).network.rx_bytes >= 200_000,
+        30_000,
+        from,
+      );
+    } finally {
+      ws.send('set state', 'kill');
+      await status(ws, 'offline', ws.messages.length - 1);
+      peer.close();
+    }
   }, 120_000);
 
   it('kill stops the container at once, and no crash restart follows', async () => {
