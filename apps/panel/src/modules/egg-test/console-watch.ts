@@ -154,7 +154,9 @@ export class ConsoleWatch {
     });
   }
 
-  close(): void {
+  /** Ends the socket; waits still pending end with `why` as the reason. */
+  close(why = 'closed by the panel'): void {
+    this.end(why);
     this.listeners.clear();
     this.socket.close();
   }

@@ -12,7 +12,7 @@ const KEEP_FINISHED_MS = 60 * 60_000;
  * run while it goes on. Kept in memory: a run belongs to the process that performs it.
  */
 export class EggTestRuns {
-  private readonly runs = new Map<string, { run: EggTestRun; done: Promise<unknown> }>();
+  private readonly runs = new Map<string, { runner: EggTestRunner; done: Promise<unknown> }>();
 
   constructor(private readonly ctx: AppContext) {}
 
@@ -23,16 +23,17 @@ export class EggTestRuns {
       () => setTimeout(() => this.runs.delete(runner.run.id), KEEP_FINISHED_MS).unref(),
       (e: unknown) => this.ctx.log.error({ err: e, run: runner.run.id }, 'egg test failed unexpectedly'),
     );
-    this.runs.set(runner.run.id, { run: runner.run, done });
+    this.runs.set(runner.run.id, { runner, done });
     return runner.run;
   }
 
   get(id: string): EggTestRun | undefined {
-    return this.runs.get(id)?.run;
+    return this.runs.get(id)?.runner.run;
   }
 
-  /** Waits for the runs still going (each removes its server before it ends). */
+  /** The panel is stopping: runs still going end their step now and remove their servers. */
   async settle(): Promise<void> {
+    for (const { runner } of this.runs.values()) runner.abort('the panel is stopping');
     await Promise.all([...this.runs.values()].map((r) => r.done));
   }
 }

@@ -198,4 +198,23 @@ describe('egg tests through the application API', () => {
       'The requested resource could not be found on the server.',
     );
   });
+
+  it('a panel that stops ends a running test at once (not after its time limit) and removes its server', async () => {
+    const nest = await panel.ctx.services.eggs.ensureNest('Egg tests', 'Fixtures of the egg test runner.');
+    const text = readFileSync(path.join(FIXTURES, 'egg-test-never-done.json'), 'utf8');
+    const never = (await panel.ctx.services.eggs.importFile(text, nest.id)).egg.id;
+    const started = await adminClient.post(URL_, { egg: never, timeout: 3600 });
+    expect(started.status, started.text).toBe(202);
+    const id = started.body.attributes.id as string;
+    await waitUntil(
+      'the start step',
+      async () => eggTestRunSchema.parse((await adminClient.get(`${URL_}/${id}`)).body.attributes),
+      (r) => r.steps.find((s) => s.name === 'start')!.status === 'running',
+      60_000,
+    );
+    expect(await serverCount()).toBe(1);
+    // What the panel's shutdown does first: close the HTTP app (its hooks end the runs).
+    await panel.app.close();
+    expect(await serverCount()).toBe(0);
+  }, 120_000);
 });

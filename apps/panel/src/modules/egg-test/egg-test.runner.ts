@@ -127,6 +127,7 @@ export class EggTestRunner {
         }
         if (ended)
           throw new StepFailed(`The server stopped before its done line ${quoteList(done)} appeared.`);
+        if (this.stopping) throw new StepFailed(`The test was ended: ${this.stopping}.`);
         if (w.closed) throw new StepFailed(`The console connection ended: ${w.closed}.`);
         throw new StepFailed(`The done line ${quoteList(done)} did not appear within ${timeout}.`);
       });
@@ -138,6 +139,7 @@ export class EggTestRunner {
         await this.daemon.power(this.plan.node, server.uuid, 'stop');
         const stopped = await w.until(() => w.state === 'offline', this.plan.timeoutMs);
         if (stopped) return `Stopped by ${describeStop(stop)}.`;
+        if (this.stopping) throw new StepFailed(`The test was ended: ${this.stopping}.`);
         if (w.closed) throw new StepFailed(`The console connection ended: ${w.closed}.`);
         throw new StepFailed(`The server was still running ${timeout} after ${describeStop(stop)}.`);
       });
@@ -153,6 +155,16 @@ export class EggTestRunner {
 
   private server: Server | null = null;
   private watch: ConsoleWatch | null = null;
+  private stopping: string | null = null;
+
+  /**
+   * Ends the step under way at once with `why` (the panel is stopping); the server is still
+   * removed. A run in its removal finishes it.
+   */
+  abort(why: string): void {
+    this.stopping = why;
+    this.watch?.close(why);
+  }
 
   private get daemon() {
     return this.ctx.services.servers.daemonClient;
@@ -187,6 +199,7 @@ export class EggTestRunner {
       const row = await this.ctx.repositories.servers.findById(server.id);
       if (!row) throw new StepFailed('The server was deleted while it installed.');
       if (row.status !== 'installing') return row.status;
+      if (this.stopping) throw new StepFailed(`The test was ended: ${this.stopping}.`);
       if (Date.now() >= deadline) return 'installing';
       await new Promise((r) => setTimeout(r, INSTALL_POLL_MS));
     }
@@ -211,6 +224,7 @@ export class EggTestRunner {
     this.startedAt = Date.now();
     this.onChange(this.run, step);
     try {
+      if (this.stopping && name !== 'remove') throw new StepFailed(`The test was ended: ${this.stopping}.`);
       step.message = await work();
       step.status = 'passed';
     } catch (e) {
