@@ -52,6 +52,7 @@ describe('a failed install keeps its log, and the daemon serves it', () => {
     expect(res.body.data).toContain('fetching the game files');
     expect(res.body.data).toContain('404 Not Found');
     expect(res.body.data).toContain('exit code: 3');
+    expect(res.body.data).toMatch(/^runtime: process\nimage \(ignored by the process runtime\): /m);
     expect(res.body.data).toContain('install script exited with code 3');
     // Kept in the daemon's log directory, readable by the daemon's user only.
     const file = await stat(installLogPath(stack.config, uuid));

@@ -89,7 +89,7 @@ async function execute(
     await writeInstallLog(
       config,
       server.uuid,
-      [...logHeader(server.uuid, script, 'refused'), 'output:'],
+      [...logHeader(server.uuid, script, 'refused', driver.info.driver), 'output:'],
       output,
     );
     return false;
@@ -142,7 +142,7 @@ async function execute(
   say(`install script exited with code ${exit.code}${exit.oomKilled ? ' (out of memory)' : ''}`);
 
   const header = [
-    ...logHeader(server.uuid, script, `ran ${interpreter.path}`),
+    ...logHeader(server.uuid, script, `ran ${interpreter.path}`, driver.info.driver),
     `exit code: ${exit.code}`,
     '',
     'environment:',
@@ -160,12 +160,18 @@ function logHeader(
   uuid: string,
   script: { container_image: string; entrypoint: string },
   ran: string,
+  runtime: string,
 ): string[] {
+  // Only a container runtime runs the script in the egg's image, with the image's interpreter.
+  const inImage = runtime !== 'process';
   return [
     `Talon server installation log`,
     `server: ${uuid}`,
-    `image (ignored by the process runtime): ${script.container_image}`,
-    `entrypoint: ${script.entrypoint} (${ran})`,
+    `runtime: ${runtime}`,
+    inImage
+      ? `image: ${script.container_image}`
+      : `image (ignored by the process runtime): ${script.container_image}`,
+    inImage ? `entrypoint: ${script.entrypoint}` : `entrypoint: ${script.entrypoint} (${ran})`,
   ];
 }
 

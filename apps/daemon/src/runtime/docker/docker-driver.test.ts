@@ -143,6 +143,8 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
     expect(await gone(`${uuid}_installer`)).toBe(true);
     const logs = await stack.api('GET', `/api/servers/${uuid}/install-logs`);
     expect(JSON.stringify(logs.body)).toContain('installing in installer as 0');
+    // The log names the image the script really ran in, not the process runtime's caveat.
+    expect(JSON.stringify(logs.body)).toContain(`runtime: docker\\nimage: ${INSTALLER}\\n`);
   }, 120_000);
 
   it('starts the server container as the unprivileged user, round-trips the console, sends stats, stops by command', async () => {
