@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { getAccountPermissions } from '../api/account.ts';
 import { CenteredSpinner } from '../components/Spinner.tsx';
-import { signInPathFor } from '../lib/returnTo.ts';
+import { signInPathFor } from './signInPath.ts';
 import { Footer } from './Footer.tsx';
 import { TopBar } from './TopBar.tsx';
 import { queryClient } from './queryClient.ts';

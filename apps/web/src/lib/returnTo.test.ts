@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { safeReturnPath, signInPathFor } from './returnTo.ts';
+import { signInPathFor } from '../app/signInPath.ts';
+import { safeReturnPath } from './returnTo.ts';
 
 const ORIGIN = 'https://panel.example.com';
 
@@ -25,6 +26,9 @@ describe('safeReturnPath', () => {
     ['/\t/evil.example'],
     ['/\n/evil.example'],
     ['javascript:alert(1)'],
+    ['/.//evil.example/steal'],
+    ['/a/..//evil.example'],
+    ['/%2e//evil.example'],
     ['/auth/login'],
     ['/auth/login/checkpoint'],
   ])('refuses %j', (next) => {

@@ -12,7 +12,6 @@ import { TextField } from '../../components/Field.tsx';
 import { AUTH_LINK, AuthCard } from './AuthCard.tsx';
 import { showAuthFlash } from './useAuthFlash.ts';
 import { fullPage } from '../../lib/navigation.ts';
-import { safeReturnPath } from '../../lib/returnTo.ts';
 
 const codeMode = z.object({ code: checkpointCodeSchema.shape.code, recovery: z.string() });
 const recoveryMode = z.object({ code: z.string(), recovery: checkpointRecoverySchema.shape.code });
@@ -28,7 +27,8 @@ export function CheckpointPage() {
   const { t } = useTranslation('auth');
   const location = useLocation();
   const token = tokenFrom(location.state);
-  const next = safeReturnPath((location.state as { next?: string } | null)?.next);
+  // Checked by the sign-in page that put it there (a link cannot set router state).
+  const next = (location.state as { next?: string | null } | null)?.next;
   const [recovery, setRecovery] = useState(false);
   const { register, handleSubmit, formState, reset, clearErrors } = useForm<Values>({
     resolver: zodResolver(recovery ? recoveryMode : codeMode),
