@@ -14,8 +14,8 @@ import {
   type WsClient,
 } from '../../test-support/harness.ts';
 
-const IMAGE = 'talon-test/game:1';
-const INSTALLER = 'talon-test/installer:1';
+const IMAGE = '127.0.0.1:9/talon-test/game:1';
+const INSTALLER = '127.0.0.1:9/talon-test/installer:1';
 
 /**
  * The egg's install script (run in `<uuid>_installer` from the install image): it waits for the
@@ -297,7 +297,7 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
 
   it('a missing image fails the install with a message naming it, and the server is not left installing', async () => {
     const uuid = randomUUID();
-    await create(uuid, dockerEgg(uuid, { installImage: 'talon-test/not-here:7' }));
+    await create(uuid, dockerEgg(uuid, { installImage: '127.0.0.1:9/talon-test/not-here:7' }));
     const ws = await openConsole(uuid);
     await waitUntil(() => stack.remote.installReports.some((r) => r.uuid === uuid), 60_000, 'install report');
     expect(stack.remote.installReports.find((r) => r.uuid === uuid)?.successful).toBe(false);
@@ -306,7 +306,7 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
     await ws.waitFor(
       (m) =>
         (m.event === 'install output' || m.event === 'daemon message') &&
-        !!m.args?.[0]?.includes('talon-test/not-here:7'),
+        !!m.args?.[0]?.includes('127.0.0.1:9/talon-test/not-here:7'),
     );
     expect(await gone(`${uuid}_installer`)).toBe(true);
   }, 120_000);
@@ -314,12 +314,12 @@ describe('docker runtime (real engine, host network, busybox images)', () => {
   it('a start with a missing image says which image, and the server is offline again', async () => {
     const uuid = await installed();
     const settings = stack.remote.servers.get(uuid)!.settings as { container: { image: string } };
-    settings.container = { image: 'talon-test/absent:2' };
+    settings.container = { image: '127.0.0.1:9/talon-test/absent:2' };
     const ws = await openConsole(uuid);
     const from = ws.messages.length;
     ws.send('set state', 'start');
     await ws.waitFor(
-      (m) => m.event === 'daemon message' && !!m.args?.[0]?.includes('talon-test/absent:2'),
+      (m) => m.event === 'daemon message' && !!m.args?.[0]?.includes('127.0.0.1:9/talon-test/absent:2'),
       30_000,
       from,
     );

@@ -163,7 +163,7 @@ describe('ensureImage against a Docker engine', () => {
   }, 120_000);
 
   it('goes on with the local copy when the pull fails, and says so', async () => {
-    const image = 'ghcr.io/talon-test/local-only:1';
+    const image = '127.0.0.1:9/talon-test/local-only:1';
     await engine.importBusybox(image);
     const lines: string[] = [];
     await ensureImage(engine.docker, image, { registries: {}, onProgress: (l) => lines.push(l) });
@@ -176,7 +176,7 @@ describe('ensureImage against a Docker engine', () => {
   }, 120_000);
 
   it('fails with ImageUnavailableError naming the image when it is neither here nor pullable', async () => {
-    const image = 'ghcr.io/talon-test/nowhere:1';
+    const image = '127.0.0.1:9/talon-test/nowhere:1';
     const lines: string[] = [];
     const failure = await ensureImage(engine.docker, image, {
       registries: {},
@@ -235,7 +235,7 @@ describe('ensureImage against a Docker engine', () => {
     const controller = new AbortController();
     controller.abort(new Error('server deleted'));
     await expect(
-      ensureImage(engine.docker, 'ghcr.io/talon-test/aborted:1', {
+      ensureImage(engine.docker, '127.0.0.1:9/talon-test/aborted:1', {
         registries: {},
         onProgress: () => undefined,
         signal: controller.signal,
