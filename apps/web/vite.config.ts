@@ -28,6 +28,14 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|zod)[\\/]|[\\/]shared[\\/]src[\\/]validation[\\/](messages|auth)\.ts$/,
               includeDependenciesRecursively: false,
             },
+            {
+              // The small pieces every page shares with the sign-in page (button, field, message box,
+              // flash messages, title, navigation and text helpers): one chunk instead of several, each
+              // of which cost the sign-in download its own request and gzip overhead.
+              name: 'ui',
+              test: /[\\/]src[\\/](components[\\/](Button|Field|MessageBox)\.tsx|app[\\/]FlashMessageRender\.tsx|lib[\\/](navigation|useTitle)\.ts|format[\\/]text\.ts)$/,
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

@@ -48,7 +48,6 @@ export interface EggTestRequest {
   timeout?: number | null;
 }
 
-export const EGG_TEST_DEFAULT_TIMEOUT = 300;
-export const EGG_TEST_MAX_TIMEOUT = 3600;
+export { EGG_TEST_DEFAULT_TIMEOUT, EGG_TEST_MAX_TIMEOUT } from './egg-test-limits.ts';
 /** Console lines kept per step. */
 export const EGG_TEST_LINES = 20;

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { EGG_TEST_DEFAULT_TIMEOUT, EGG_TEST_MAX_TIMEOUT } from '@talon/shared/admin/egg-test-wire';
+import { EGG_TEST_DEFAULT_TIMEOUT, EGG_TEST_MAX_TIMEOUT } from '@talon/shared/admin/egg-test-limits';
 import { getEggTest, startEggTest, type EggTestRun } from '../../../api/application/eggTests.ts';
 import { listEggVariables, type AdminEgg } from '../../../api/application/nests.ts';
 import { listNodes } from '../../../api/application/nodes.ts';
