@@ -62,9 +62,22 @@ describe('{{config.*}} resolution', () => {
     expect(resolveText(null, lookup)).toBe('');
   });
 
-  it('uses the configured interface when the configuration has one', () => {
-    const own = configLookup({ ...config, docker: { network: { interface: '10.1.2.3' } } });
-    expect(resolveText('{{config.docker.network.interface}}', own)).toBe('10.1.2.3');
+  it('gives the configured interface only to containers on a Docker bridge, else the loopback', () => {
+    const network = (mode: string) => ({
+      ...config.docker.network,
+      network_mode: mode,
+      interface: '10.1.2.3',
+    });
+    const address = (c: object) => resolveText('{{config.docker.network.interface}}', configLookup(c));
+    const bridged = {
+      ...config,
+      runtime: { ...config.runtime, driver: 'docker' },
+      docker: { ...config.docker, network: network('talon_nw') },
+    };
+    expect(address(bridged)).toBe('10.1.2.3');
+    // The host network and the process runtime share the host's network: the interface is not theirs.
+    expect(address({ ...bridged, docker: { ...config.docker, network: network('host') } })).toBe('127.0.0.1');
+    expect(address({ ...bridged, runtime: { ...config.runtime, driver: 'process' } })).toBe('127.0.0.1');
   });
 
   it.each([

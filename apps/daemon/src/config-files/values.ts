@@ -21,11 +21,16 @@ export const EXPOSED_CONFIG_PATHS = [
 ] as const;
 
 /**
- * Values the daemon's configuration does not hold but eggs expect (Appendix A). Servers of the
- * `process` runtime share the host's network, so the address Wings gives its Docker bridge is the
- * loopback here (BungeeCord-style eggs point their backends at it).
+ * The address a server reaches the host at (`{{config.docker.network.interface}}`; BungeeCord-style
+ * eggs point their backends at it): the Docker bridge's address only when containers sit on a
+ * bridge; servers of the `process` runtime and containers on the host network share the host's
+ * network, so theirs is the loopback.
  */
-const RUNTIME_DEFAULTS: Record<string, unknown> = { 'docker.network.interface': '127.0.0.1' };
+function hostAddressForServers(config: unknown): unknown {
+  const onBridge =
+    at(config, 'runtime.driver') === 'docker' && at(config, 'docker.network.network_mode') !== 'host';
+  return onBridge ? at(config, 'docker.network.interface') : '127.0.0.1';
+}
 
 /** Looks up a `{{config.…}}` path; undefined when the path is not exposed. */
 export type ConfigLookup = (path: string) => string | undefined;
@@ -81,7 +86,7 @@ function at(tree: unknown, dotted: string): unknown {
 export function exposedConfigValues(config: DaemonConfig | Record<string, unknown>): ConfigValues {
   const out: ConfigValues = {};
   for (const p of EXPOSED_CONFIG_PATHS) {
-    const v = at(config, p) ?? RUNTIME_DEFAULTS[p];
+    const v = p === 'docker.network.interface' ? hostAddressForServers(config) : at(config, p);
     if (v !== undefined && (v === null || typeof v !== 'object')) out[p] = valueText(v);
   }
   return out;
