@@ -68,7 +68,8 @@ describe('{{config.*}} resolution', () => {
       network_mode: mode,
       interface: '10.1.2.3',
     });
-    const address = (c: object) => resolveText('{{config.docker.network.interface}}', configLookup(c));
+    const address = (c: Record<string, unknown>) =>
+      resolveText('{{config.docker.network.interface}}', configLookup(c));
     const bridged = {
       ...config,
       runtime: { ...config.runtime, driver: 'docker' },
