@@ -29,7 +29,7 @@ describe('admin server view: About', () => {
     expect(screen.getByText('10.0.0.5:25565')).toBeInTheDocument();
     expect(await screen.findByText('Paper')).toBeInTheDocument();
     expect(screen.getAllByText('Install failed').length).toBeGreaterThan(0);
-    expect(screen.getByText('The install script failed: reinstall it from Manage.')).toBeInTheDocument();
+    expect(screen.getByText('The install script failed: read its log under Last install, fix the cause, then reinstall.')).toBeInTheDocument();
     expect(screen.getByText(formatMib(1024))).toBeInTheDocument();
   });
 
