@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAEMON_EXIT_DOCKER_UNUSABLE } from '@talon/shared';
 import { startDaemonProcess } from '../test-support/daemon-process.ts';
-import { startDockerEngine, type DockerEngine } from '../test-support/docker-engine.ts';
+import { useDockerEngine } from '../test-support/use-docker-engine.ts';
 import { TOKEN, TOKEN_ID, writeDaemonFiles } from '../test-support/harness.ts';
 import { RemoteStandIn } from '../test-support/remote-stand-in.ts';
 import { connectDocker, dockerEndpoint, whyDockerUnusable } from './docker-connection.ts';
@@ -99,13 +99,7 @@ describe('why Docker cannot be used', () => {
   }, 60_000);
 
   describe('with a Docker engine', () => {
-    let engine: DockerEngine;
-    beforeAll(async () => {
-      engine = await startDockerEngine();
-    }, 120_000);
-    afterAll(async () => {
-      await engine?.stop();
-    }, 60_000);
+    const engine = useDockerEngine();
 
     it('has nothing to say when the engine answers', async () => {
       const endpoint = dockerEndpoint(engine.host);

@@ -1,14 +1,8 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startDockerEngine, type DockerEngine } from './docker-engine.ts';
+import { expect, test } from 'vitest';
+import { useDockerEngine } from './use-docker-engine.ts';
 
-let engine: DockerEngine;
-beforeAll(async () => {
-  engine = await startDockerEngine();
-}, 120_000);
-afterAll(async () => {
-  await engine?.stop();
-}, 120_000);
+const engine = useDockerEngine();
 
 test('a private engine runs the imported busybox image as the container user', async () => {
   await engine.importBusybox('talon-test/yolk:one');

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDockerEngine, type DockerEngine } from '../../test-support/docker-engine.ts';
+import { describe, expect, it } from 'vitest';
+import { useDockerEngine } from '../../test-support/use-docker-engine.ts';
 import {
   credentialsFor,
   ensureImage,
@@ -133,13 +133,7 @@ async function refusingRegistry(): Promise<{ server: Server; host: string; autho
 }
 
 describe('ensureImage against a Docker engine', () => {
-  let engine: DockerEngine;
-  beforeAll(async () => {
-    engine = await startDockerEngine();
-  }, 120_000);
-  afterAll(async () => {
-    await engine?.stop();
-  }, 60_000);
+  const engine = useDockerEngine();
 
   it('pulls from a registry, with byte progress and a closing line, and the image is then here', async () => {
     const registry = await startTestRegistry('team/game', '2', 3);
