@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAEMON_EXIT_DOCKER_UNUSABLE } from '@talon/shared';
-import { startDaemonProcess } from '../test-support/daemon-process.ts';
+import { runDaemonUntilExit, startDaemonProcess } from '../test-support/daemon-process.ts';
 import { useDockerEngine } from '../test-support/use-docker-engine.ts';
 import { TOKEN, TOKEN_ID, writeDaemonFiles } from '../test-support/harness.ts';
 import { RemoteStandIn } from '../test-support/remote-stand-in.ts';
@@ -187,19 +187,7 @@ describe('the daemon at start', () => {
       docker: { host: `unix://${socket}` },
     });
     try {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', configFile],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      const { code, output } = await runDaemonUntilExit(configFile);
       expect(code, output).toBe(DAEMON_EXIT_DOCKER_UNUSABLE);
       expect(output).toContain(
         `runtime.driver is docker, but the Docker socket ${socket} does not exist: install Docker`,

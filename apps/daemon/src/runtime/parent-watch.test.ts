@@ -1,18 +1,19 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_EXIT_PORT_IN_USE } from '@talon/shared';
-import { startDaemonProcess, type DaemonProcess } from '../test-support/daemon-process.ts';
+import {
+  runDaemonUntilExit,
+  startDaemonProcess,
+  type DaemonProcess,
+} from '../test-support/daemon-process.ts';
 import { fixtureServer, TOKEN, TOKEN_ID, waitUntil, writeDaemonFiles } from '../test-support/harness.ts';
 import { RemoteStandIn } from '../test-support/remote-stand-in.ts';
 
 // Issue 23 item 5: the panel's local daemon outlived a killed panel, holding its ports, and the
 // next panel's daemon crash-looped on EADDRINUSE, resetting the servers with the panel each time.
-
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 describe('the local daemon of a panel', () => {
   let daemon: DaemonProcess | undefined;
@@ -53,19 +54,7 @@ describe('the local daemon of a panel', () => {
       api: { host: '127.0.0.1', port },
     });
     try {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'apps/daemon/src/main.ts', '--config', configFile],
-        {
-          cwd: repoRoot,
-          env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let output = '';
-      child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      const { code, output } = await runDaemonUntilExit(configFile);
       expect(code, output).toBe(DAEMON_EXIT_PORT_IN_USE);
       expect(output).toContain(`the API port ${port} is already in use`);
       expect(remote.resets).toBe(0);

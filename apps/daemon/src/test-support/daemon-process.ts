@@ -20,6 +20,25 @@ export interface DaemonProcess {
   dispose(): Promise<void>;
 }
 
+/**
+ * Run `apps/daemon/src/main.ts` on `configFile` until it exits by itself (a start that must fail):
+ * its exit code and everything it wrote to stdout and stderr.
+ */
+export async function runDaemonUntilExit(
+  configFile: string,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configFile], {
+    cwd: repoRoot,
+    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  return { code, output };
+}
+
 /** Set keys of the written config file (deep merge of plain objects). */
 function merge(into: Record<string, any>, from: Record<string, any>): void {
   for (const [k, v] of Object.entries(from)) {
