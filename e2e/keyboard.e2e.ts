@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, startPanel, type Panel } from './harness.ts';
-import {
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  terminalText,
-  userId,
-  waitForStatus,
-  waitInstalled,
-  type CreatedServer,
-} from './servers.ts';
+import { newPage, type Panel } from './harness.ts';
+import { signIn, terminalText, waitForStatus, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 import {
   tagTabbables,
   focused,
@@ -27,6 +18,7 @@ import {
 
 const owner = { email: 'keys@example.test', username: 'keys', password: 'keys-password-1' };
 
+let world: World;
 let panel: Panel;
 let browser: Browser;
 let page: Page;
@@ -34,25 +26,14 @@ let server: CreatedServer;
 
 describe('keyboard only: the console and the file manager in Chromium (real panel and daemon)', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser(owner);
-    const api = applicationApi(panel, panel.admin.username);
-    const egg = await eggId(api, 'Node.js Game Server');
-    server = await createServer(api, {
-      name: 'Keyboard World',
-      user: await userId(api, owner.username),
-      egg,
-    });
-    await waitInstalled(api, server.id);
-    browser = await launchBrowser();
-    page = await newPage(browser);
+    world = await startWorld({ people: [owner] });
+    ({ panel, browser, page } = world);
+    server = await world.server({ name: 'Keyboard World', owner });
     await signIn(page, panel.url, owner.username, owner.password);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
+    await world?.close();
   });
 
   it('console: Tab goes past the terminal to the command input and the power buttons; Shift+Tab goes back', async () => {

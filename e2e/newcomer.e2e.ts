@@ -23,6 +23,7 @@ import {
   waitInstalled,
   type CreatedServer,
 } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // Things a newcomer tripped over (issue 11): a checkpoint button that moved under the pointer, and
 // server tabs that scrolled out of sight at phone width. One panel for the whole file.
@@ -33,6 +34,7 @@ const admin = {
 };
 const guarded = { email: 'guarded@example.test', username: 'guarded', password: 'guarded-password-1' };
 
+let world: World;
 let panel: Panel;
 let browser: Browser;
 let game: CreatedServer;
@@ -58,24 +60,14 @@ async function mouseClick(page: Page, name: string): Promise<void> {
 
 describe('newcomer snags in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    panel = await startPanel();
-    panel.createUser({ ...admin, admin: true });
-    panel.createUser(guarded);
+    world = await startWorld({ people: [{ ...admin, admin: true }, guarded] });
+    ({ panel, browser } = world);
     requireTotp(guarded.username);
-    const api = applicationApi(panel, panel.admin.username);
-    game = await createServer(api, {
-      name: 'Newcomer World',
-      user: await userId(api, admin.username),
-      egg: await eggId(api, 'Node.js Game Server'),
-      skipScripts: true,
-    });
-    browser = await launchBrowser();
+    game = await world.server({ name: 'Newcomer World', owner: admin, skipScripts: true, installed: false });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
+    await world?.close();
   });
 
   it('the checkpoint switches back to the code field with one click after "Lost Device"', async () => {

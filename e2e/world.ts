@@ -4,7 +4,15 @@
  * server-area browser test sets up first, in one call; `close` takes it all down.
  */
 import type { Browser, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, newPage, startPanel, type Panel } from './harness.ts';
+import {
+  ensureWebBuilt,
+  launchBrowser,
+  newPage,
+  startPanel,
+  startSmtp,
+  type MailCatcher,
+  type Panel,
+} from './harness.ts';
 import {
   addSubuser,
   applicationApi,
@@ -21,6 +29,8 @@ export interface Person {
   email: string;
   username: string;
   password: string;
+  /** a panel administrator (default: a player) */
+  admin?: boolean;
 }
 
 /** `createServer`'s options with the owner as a person and the egg by name (the built-in game server by default). */
@@ -33,6 +43,8 @@ export type ServerOptions = Omit<Parameters<typeof createServer>[1], 'user' | 'e
 
 export interface World {
   panel: Panel;
+  /** the mail catcher the panel sends to, with `mail: true` */
+  mail: MailCatcher | undefined;
   api: AppApi;
   browser: Browser;
   page: Page;
@@ -44,10 +56,25 @@ export interface World {
 }
 
 export async function startWorld(
-  options: { people: Person[]; env?: Record<string, string>; eggFiles?: string[] } = { people: [] },
+  options: {
+    people: Person[];
+    env?: Record<string, string>;
+    /** panel environment variables to leave unset (as a fresh install has them) */
+    unsetEnv?: string[];
+    eggFiles?: string[];
+    /** start a mail catcher and point the panel's SMTP at it */
+    mail?: boolean;
+  } = { people: [] },
 ): Promise<World> {
   ensureWebBuilt();
-  const panel = await startPanel({ env: options.env });
+  const mail = options.mail ? await startSmtp() : undefined;
+  let panel: Panel;
+  try {
+    panel = await startPanel({ env: options.env, unsetEnv: options.unsetEnv, smtpPort: mail?.port });
+  } catch (error) {
+    await mail?.close();
+    throw error;
+  }
   let browser: Browser | undefined;
   try {
     for (const person of options.people) panel.createUser(person);
@@ -58,6 +85,7 @@ export async function startWorld(
     const opened = browser;
     return {
       panel,
+      mail,
       api,
       browser,
       page,
@@ -76,11 +104,13 @@ export async function startWorld(
       async close() {
         await opened.close();
         await panel.stop();
+        await mail?.close();
       },
     };
   } catch (error) {
     await browser?.close();
     await panel.stop();
+    await mail?.close();
     throw error;
   }
 }
