@@ -1,41 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  decodeMail,
-  ensureWebBuilt,
-  launchBrowser,
-  newPage,
-  screenshots,
-  startPanel,
-  startSmtp,
-  type MailCatcher,
-  type Panel,
-} from './harness.ts';
+import type { Page } from 'playwright-core';
+import { decodeMail, screenshots, type MailCatcher, type Panel } from './harness.ts';
 import { signIn } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // Issue 24 (items 1 and 6): a new operator's first evening. A panel as a fresh install has it (no
 // MAIL_FROM_ADDRESS: the Settings screen shows the panel's own default sender), driven by the
 // printed admin.
 
+let world: World;
 let panel: Panel;
 let smtp: MailCatcher;
-let browser: Browser;
 let admin: Page;
 
 describe('a fresh panel’s first steps in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    smtp = await startSmtp();
-    panel = await startPanel({ smtpPort: smtp.port, unsetEnv: ['MAIL_FROM_ADDRESS'] });
-    browser = await launchBrowser();
-    admin = await newPage(browser);
+    world = await startWorld({ people: [], mail: true, unsetEnv: ['MAIL_FROM_ADDRESS'] });
+    ({ panel, page: admin } = world);
+    smtp = world.mail!;
     await signIn(admin, panel.url, panel.admin.username, panel.admin.password);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-    await smtp?.close();
+    await world?.close();
   });
 
   it('saves the Settings screen as shipped, with its default sender no-reply@localhost', async () => {
