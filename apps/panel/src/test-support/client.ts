@@ -11,6 +11,9 @@ export interface Res<T = any> {
   text: string;
 }
 
+/** The last host number TestClient.fromNewIp gave out. */
+let forwardedSeq = 0;
+
 export class TestClient {
   readonly cookies = new Map<string, string>();
   bearer: string | null = null;
@@ -23,6 +26,17 @@ export class TestClient {
   static withKey(base: string, token: string): TestClient {
     const c = new TestClient(base);
     c.bearer = token;
+    return c;
+  }
+
+  /**
+   * A client whose requests come from an address of their own (198.51.100.n in X-Forwarded-For;
+   * the panel must trust the loopback proxy), so one test's per-address limits never reach another.
+   */
+  static fromNewIp(base: string): TestClient {
+    forwardedSeq += 1;
+    const c = new TestClient(base);
+    c.extraHeaders['x-forwarded-for'] = `198.51.100.${forwardedSeq}`;
     return c;
   }
 

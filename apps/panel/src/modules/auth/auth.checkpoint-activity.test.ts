@@ -7,15 +7,10 @@ import { enableTwoFactor, totpCode } from '../../test-support/totp.ts';
 // (`auth:fail`) about the account whose password was right, so its owner sees them in their
 // account activity; the successful TOTP sign-in stays `auth:checkpoint`, by the user.
 let panel: TestPanel;
-let ipSeq = 0;
 const PASSWORD = 'hunter2hunter2';
 
-function fromNewIp(): TestClient {
-  ipSeq += 1;
-  const client = new TestClient(panel.url);
-  client.extraHeaders['x-forwarded-for'] = `198.51.100.${ipSeq}`;
-  return client;
-}
+/** A client whose requests come from an address of their own. */
+const fromNewIp = (): TestClient => TestClient.fromNewIp(panel.url);
 
 beforeAll(async () => {
   panel = await startTestPanel({ TRUSTED_PROXIES: '127.0.0.1' });

@@ -5,16 +5,11 @@ import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { enableTwoFactor, totpCode } from '../../test-support/totp.ts';
 
 let panel: TestPanel;
-let ipSeq = 0;
 const PASSWORD = 'hunter2hunter2';
 const INVALID = 'The two-factor authentication token was invalid.';
 
-function fromNewIp(): TestClient {
-  ipSeq += 1;
-  const client = new TestClient(panel.url);
-  client.extraHeaders['x-forwarded-for'] = `198.51.100.${ipSeq}`;
-  return client;
-}
+/** A client whose requests come from an address of their own. */
+const fromNewIp = (): TestClient => TestClient.fromNewIp(panel.url);
 
 /** A user with two-factor on, and a client that has passed the password step. */
 async function pendingLogin() {

@@ -7,13 +7,8 @@ import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 let panel: TestPanel;
 let ipSeq = 0;
 
-/** A client whose requests come from their own address (the panel trusts the loopback proxy). */
-function fromNewIp(): TestClient {
-  ipSeq += 1;
-  const client = new TestClient(panel.url);
-  client.extraHeaders['x-forwarded-for'] = `198.51.100.${ipSeq}`;
-  return client;
-}
+/** A client whose requests come from an address of their own. */
+const fromNewIp = (): TestClient => TestClient.fromNewIp(panel.url);
 
 beforeAll(async () => {
   panel = await startTestPanel({ TRUSTED_PROXIES: '127.0.0.1' });

@@ -6,15 +6,10 @@ import { enableTwoFactor } from '../../test-support/totp.ts';
 
 let panel: TestPanel;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let ipSeq = 0;
 const SENT = { status: 'We have e-mailed your password reset link!' };
 
-function fromNewIp(): TestClient {
-  ipSeq += 1;
-  const client = new TestClient(panel.url);
-  client.extraHeaders['x-forwarded-for'] = `198.51.100.${ipSeq}`;
-  return client;
-}
+/** A client whose requests come from an address of their own. */
+const fromNewIp = (): TestClient => TestClient.fromNewIp(panel.url);
 
 async function mailTo(email: string): Promise<CapturedMail[]> {
   // Waits for the mail with a generous bound: a loaded machine may be slow, never wrong.

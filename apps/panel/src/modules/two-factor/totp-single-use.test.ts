@@ -7,17 +7,11 @@ import { enableTwoFactor, totpCode } from '../../test-support/totp.ts';
 // also when the same code arrives at the same moment at two panels sharing one database.
 let panel: TestPanel;
 let other: TestPanel;
-let ipSeq = 0;
 const PASSWORD = 'hunter2hunter2';
 const PARALLEL = 4;
 
 /** A client of `on` from an address of its own (the lockout counts per address). */
-function fromNewIp(on: TestPanel): TestClient {
-  ipSeq += 1;
-  const client = new TestClient(on.url);
-  client.extraHeaders['x-forwarded-for'] = `198.51.100.${ipSeq}`;
-  return client;
-}
+const fromNewIp = (on: TestPanel): TestClient => TestClient.fromNewIp(on.url);
 
 beforeAll(async () => {
   panel = await startTestPanel({ TRUSTED_PROXIES: '127.0.0.1' });
