@@ -2,36 +2,17 @@ import { createHash } from 'node:crypto';
 import ssh2 from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import {
-  decodeMail,
-  ensureWebBuilt,
-  launchBrowser,
-  newPage,
-  screenshots,
-  startPanel,
-  startSmtp,
-  type MailCatcher,
-  type Panel,
-} from './harness.ts';
-import {
-  applicationApi,
-  createServer,
-  eggId,
-  signIn,
-  userId,
-  waitForStatus,
-  waitInstalled,
-  type AppApi,
-  type CreatedServer,
-} from './servers.ts';
+import { decodeMail, newPage, screenshots, type MailCatcher, type Panel } from './harness.ts';
+import { signIn, waitForStatus, type CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 const owner = { email: 'owner@example.test', username: 'owner', password: 'owner-password-1' };
 const MOD_EMAIL = 'mod@example.test';
 const MOD_PASSWORD = 'moderator-password-1';
 
+let world: World;
 let smtp: MailCatcher;
 let panel: Panel;
-let api: AppApi;
 let browser: Browser;
 /** The owner's page and the subuser's page, each in its own browser context. */
 let ownerPage: Page;
@@ -48,26 +29,15 @@ async function openUsersTab(page: Page): Promise<void> {
 
 describe('subusers in Chromium against the real panel, daemon and mail', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    smtp = await startSmtp();
-    panel = await startPanel({ smtpPort: smtp.port });
-    panel.createUser(owner);
-    api = applicationApi(panel, panel.admin.username);
-    server = await createServer(api, {
-      name: 'Team World',
-      user: await userId(api, owner.username),
-      egg: await eggId(api, 'Node.js Game Server'),
-    });
-    await waitInstalled(api, server.id);
-    browser = await launchBrowser();
-    ownerPage = await newPage(browser);
+    world = await startWorld({ people: [owner], mail: true });
+    ({ panel, browser, page: ownerPage } = world);
+    smtp = world.mail!;
+    server = await world.server({ name: 'Team World', owner });
     modPage = await newPage(browser);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-    await smtp?.close();
+    await world?.close();
   });
 
   it('the owner invites a new email with some permissions and a folder', async () => {
