@@ -2,19 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   decodeMail,
-  ensureWebBuilt,
-  launchBrowser,
   newPage,
   screenshots,
-  startPanel,
-  startSmtp,
   totp,
   totpStep,
   waitForNextTotpStep,
   type MailCatcher,
   type Panel,
 } from './harness.ts';
-import { applicationApi, createServer, eggId, userId, type CreatedServer } from './servers.ts';
+import type { CreatedServer } from './servers.ts';
+import { startWorld, type World } from './world.ts';
 
 // Issue 24 item 3 (spec 000 §4: "Login: if complete, go to the intended address or '/'"): an address
 // opened while signed out is where signing in lands, only ever on this panel; and a password reset
@@ -24,6 +21,7 @@ const carol = { email: 'carol@example.test', username: 'carol', password: 'carol
 const dave = { email: 'dave@example.test', username: 'dave', password: 'dave-password-1' };
 const DAVE_NEW_PASSWORD = 'dave-new-password-2';
 
+let world: World;
 let panel: Panel;
 let smtp: MailCatcher;
 let browser: Browser;
@@ -46,19 +44,10 @@ async function daveCode(): Promise<string> {
 
 describe('signing in returns to the intended address', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    smtp = await startSmtp();
-    panel = await startPanel({ smtpPort: smtp.port });
-    panel.createUser(carol);
-    panel.createUser(dave);
-    const api = applicationApi(panel, panel.admin.username);
-    server = await createServer(api, {
-      name: 'Carols Realm',
-      user: await userId(api, carol.username),
-      egg: await eggId(api, 'Node.js Game Server'),
-      skipScripts: true,
-    });
-    browser = await launchBrowser();
+    world = await startWorld({ people: [carol, dave], mail: true });
+    ({ panel, browser } = world);
+    smtp = world.mail!;
+    server = await world.server({ name: 'Carols Realm', owner: carol, skipScripts: true, installed: false });
 
     // dave turns two-factor on, as on his account page.
     const page = await newPage(browser);
@@ -79,9 +68,7 @@ describe('signing in returns to the intended address', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-    await smtp?.close();
+    await world?.close();
   });
 
   it('opening a server page signed out, then signing in, lands on that server page', async () => {
