@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Server } from '../db/types.ts';
 import {
+  listServerActivity,
   startRunningServer,
   startServerWorld,
   waitUntil,
@@ -17,18 +18,7 @@ let server: Server;
 let socket: TestSocket;
 
 const base = () => `/api/client/servers/${server.uuid_short}`;
-type Listed = { event: string; ip: string | null; properties: Record<string, unknown>; actor: string | null };
-
-async function listed(): Promise<Listed[]> {
-  const res = await world.ownerClient.get(`${base()}/activity?per_page=100&include=actor`);
-  expect(res.status, res.text).toBe(200);
-  return (res.body.data as { attributes: Record<string, any> }[]).map(({ attributes: a }) => ({
-    event: a.event,
-    ip: a.ip,
-    properties: a.properties,
-    actor: a.relationships.actor.attributes?.uuid ?? null,
-  }));
-}
+const listed = () => listServerActivity(world.ownerClient, server);
 
 /** The list once the daemon's batch has brought `command` (a batch goes some seconds after). */
 const listedWithCommand = (command: string) =>

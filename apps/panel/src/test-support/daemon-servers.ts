@@ -189,3 +189,28 @@ export async function startRunningServer(
   await socket.waitFor((m) => m.event === 'status' && m.args?.[0] === 'running', 60_000, from);
   return { server, socket };
 }
+
+/** One entry of a server's activity list as the client API answers it. */
+export type ListedActivity = {
+  event: string;
+  ip: string | null;
+  properties: Record<string, unknown>;
+  actor: string | null;
+};
+
+/** The server's activity as `client` reads it (`GET …/activity?include=actor`, 100 entries). */
+export async function listServerActivity(
+  client: TestClient,
+  server: Pick<Server, 'uuid_short'>,
+): Promise<ListedActivity[]> {
+  const res = await client.get(
+    `/api/client/servers/${server.uuid_short}/activity?per_page=100&include=actor`,
+  );
+  expect(res.status, res.text).toBe(200);
+  return (res.body.data as { attributes: Record<string, any> }[]).map(({ attributes: a }) => ({
+    event: a.event,
+    ip: a.ip,
+    properties: a.properties,
+    actor: a.relationships.actor.attributes?.uuid ?? null,
+  }));
+}

@@ -3,7 +3,12 @@ import type { Server, User } from '../../db/types.ts';
 import { routeTable } from '../../http/route-guard.ts';
 import type { TestClient } from '../../test-support/client.ts';
 import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { freeAllocation, serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
+import {
+  freeAllocation,
+  listServerActivity,
+  serverBody,
+  waitUntil,
+} from '../../test-support/daemon-servers.ts';
 import { applicationClient, gameServerEgg, subuserClient } from '../../test-support/fixtures.ts';
 import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
 import { openSftp } from '../../test-support/sftp.ts';
@@ -18,19 +23,8 @@ let server: Server;
 const PASSWORD = 'activity sftp password';
 
 const base = () => `/api/client/servers/${server.uuid_short}`;
-type Listed = { event: string; ip: string | null; properties: Record<string, unknown>; actor: string | null };
-
 /** The server's activity as its owner reads it, oldest first. */
-async function listed(): Promise<Listed[]> {
-  const res = await ownerClient.get(`${base()}/activity?per_page=100&include=actor`);
-  expect(res.status, res.text).toBe(200);
-  return (res.body.data as { attributes: Record<string, any> }[]).map(({ attributes: a }) => ({
-    event: a.event,
-    ip: a.ip,
-    properties: a.properties,
-    actor: a.relationships.actor.attributes?.uuid ?? null,
-  }));
-}
+const listed = () => listServerActivity(ownerClient, server);
 
 /**
  * What each mutating client server route records, or the test file that proves it where this file
