@@ -2,23 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   decodeMail,
-  ensureWebBuilt,
-  launchBrowser,
   screenshots,
-  startPanel,
-  startSmtp,
   totp,
   totpStep,
   waitForNextTotpStep,
   type MailCatcher,
   type Panel,
 } from './harness.ts';
+import { startWorld, type World } from './world.ts';
 
 const alice = { email: 'alice@example.test', username: 'alice', password: 'first-password-1' };
 const NEW_EMAIL = 'alice.new@example.test';
 const NEW_PASSWORD = 'second-password-2';
 const RESET_PASSWORD = 'third-password-3';
 
+let world: World;
 let smtp: MailCatcher;
 let panel: Panel;
 let browser: Browser;
@@ -42,11 +40,9 @@ async function signOut() {
 
 describe('sign-in and account area in Chromium', () => {
   beforeAll(async () => {
-    ensureWebBuilt();
-    smtp = await startSmtp();
-    panel = await startPanel({ smtpPort: smtp.port });
-    panel.createUser(alice);
-    browser = await launchBrowser();
+    world = await startWorld({ people: [alice], mail: true });
+    ({ panel, browser } = world);
+    smtp = world.mail!;
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on('response', (r) => {
@@ -55,9 +51,7 @@ describe('sign-in and account area in Chromium', () => {
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await panel?.stop();
-    await smtp?.close();
+    await world?.close();
   });
 
   it('computes RFC 6238 codes (test vector)', () => {
