@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { daemonApi } from '../apps/daemon/src/test-support/daemon-process.ts';
 import { startDockerEngine, type DockerEngine } from '../apps/daemon/src/test-support/docker-engine.ts';
 import { fixtureServer, TOKEN, TOKEN_ID, writeDaemonFiles } from '../apps/daemon/src/test-support/harness.ts';
 import { signToken } from '../apps/daemon/src/test-support/jwt-sign.ts';
@@ -72,18 +73,7 @@ async function startDaemon(config: Record<string, unknown>): Promise<DaemonProce
     url,
     child,
     remote,
-    async api(method, p, body) {
-      const res = await fetch(url + p, {
-        method,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const t = await res.text();
-      return { status: res.status, body: t ? (JSON.parse(t) as unknown) : null };
-    },
+    api: daemonApi(url),
     async dispose() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

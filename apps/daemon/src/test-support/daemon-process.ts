@@ -39,6 +39,22 @@ export async function runDaemonUntilExit(
   return { code, output };
 }
 
+/** Calls the daemon API at `url` with the test token: the status and the parsed JSON body (null when empty). */
+export function daemonApi(url: string): DaemonProcess['api'] {
+  return async (method, p, body) => {
+    const res = await fetch(url + p, {
+      method,
+      headers: {
+        Authorization: `Bearer ${TOKEN}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const t = await res.text();
+    return { status: res.status, body: t ? JSON.parse(t) : null };
+  };
+}
+
 /** Set keys of the written config file (deep merge of plain objects). */
 function merge(into: Record<string, any>, from: Record<string, any>): void {
   for (const [k, v] of Object.entries(from)) {
@@ -106,18 +122,7 @@ export async function startDaemonProcess(
     url,
     logs,
     exited,
-    async api(method, p, body) {
-      const res = await fetch(url + p, {
-        method,
-        headers: {
-          Authorization: `Bearer ${TOKEN}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const t = await res.text();
-      return { status: res.status, body: t ? JSON.parse(t) : null };
-    },
+    api: daemonApi(url),
     async dispose() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
