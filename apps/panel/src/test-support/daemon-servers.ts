@@ -92,6 +92,42 @@ export async function daemonServerRow(
   return { server, root };
 }
 
+/** A panel, a real daemon, an application API client and a signed-in user to own servers. */
+export interface PanelWithDaemon {
+  panel: TestPanel;
+  daemon: TestDaemon;
+  app: TestClient;
+  owner: User;
+  ownerClient: TestClient;
+  close: () => Promise<void>;
+}
+
+/** Starts a panel and a daemon with `allocations` free allocations; the tests make their servers. */
+export async function startPanelWithDaemon(allocations: number): Promise<PanelWithDaemon> {
+  const panel = await startTestPanel();
+  let daemon: TestDaemon | undefined;
+  try {
+    daemon = await startTestDaemon(panel.ctx, allocations);
+    const owner = await panel.createUser();
+    const running = daemon;
+    return {
+      panel,
+      daemon,
+      app: await applicationClient(panel),
+      owner,
+      ownerClient: await panel.signedIn(owner),
+      close: async () => {
+        await running.stop();
+        await panel.close();
+      },
+    };
+  } catch (err) {
+    await daemon?.stop();
+    await panel.close();
+    throw err;
+  }
+}
+
 /** A panel, a real daemon and one server on it with its owner: what most daemon-backed tests stand up. */
 export interface ServerWorld {
   panel: TestPanel;

@@ -3,15 +3,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, User } from '../../db/types.ts';
 import { expectError, firstError, TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
+import type { TestDaemon } from '../../test-support/daemon.ts';
+import {
+  type PanelWithDaemon,
+  serverBody,
+  startPanelWithDaemon,
+  waitUntil,
+} from '../../test-support/daemon-servers.ts';
 import { applicationClient, builtInEgg, gameServerEgg } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
 // What the admin server view does besides the WHMCS flow (servers.application.test.ts): create on
 // chosen allocations, start on completion, skip the install script, change the egg, the allocation
 // rules of PATCH build, reinstall, and a forced delete while the daemon is down. Real daemon.
+let world: PanelWithDaemon;
 let panel: TestPanel;
 let daemon: TestDaemon;
 let app: TestClient;
@@ -21,18 +27,14 @@ let egg: Egg;
 let appEgg: Egg;
 
 beforeAll(async () => {
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx, 20);
+  world = await startPanelWithDaemon(20);
+  ({ panel, daemon, app, owner, ownerClient } = world);
   egg = await gameServerEgg(panel.ctx);
   appEgg = await builtInEgg(panel.ctx, 'Generic Node.js App');
-  app = await applicationClient(panel);
-  owner = await panel.createUser();
-  ownerClient = await panel.signedIn(owner);
 }, 120_000);
 
 afterAll(async () => {
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
 });
 
 /** Free allocations of the daemon's node, in id order. */

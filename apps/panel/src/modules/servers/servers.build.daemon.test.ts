@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, User } from '../../db/types.ts';
 import type { TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { freeAllocation, waitUntil } from '../../test-support/daemon-servers.ts';
-import { applicationClient, builtInEgg } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import type { TestDaemon } from '../../test-support/daemon.ts';
+import {
+  freeAllocation,
+  type PanelWithDaemon,
+  startPanelWithDaemon,
+  waitUntil,
+} from '../../test-support/daemon-servers.ts';
+import { builtInEgg } from '../../test-support/fixtures.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 import { TestSocket } from '../../test-support/socket.ts';
 
 // PATCH /api/application/servers/{id}/build on a running server: the panel syncs the daemon, and
 // the daemon (a real process) applies the lowered memory limit to the real server process at once.
+let world: PanelWithDaemon;
 let panel: TestPanel;
 let daemon: TestDaemon;
 let app: TestClient;
@@ -34,17 +40,13 @@ process.on('SIGINT', () => process.exit(0));
 `;
 
 beforeAll(async () => {
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx, 2);
-  app = await applicationClient(panel);
+  world = await startPanelWithDaemon(2);
+  ({ panel, daemon, app, owner, ownerClient } = world);
   egg = await builtInEgg(panel.ctx, 'Generic Node.js App');
-  owner = await panel.createUser();
-  ownerClient = await panel.signedIn(owner);
 }, 120_000);
 
 afterAll(async () => {
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
 });
 
 const consoleLine = (socket: TestSocket, text: string, from: number) =>

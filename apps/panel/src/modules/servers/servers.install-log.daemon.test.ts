@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Egg, User } from '../../db/types.ts';
 import { expectError, type TestClient } from '../../test-support/client.ts';
-import { startTestDaemon, type TestDaemon } from '../../test-support/daemon.ts';
-import { freeAllocation, serverBody, waitUntil } from '../../test-support/daemon-servers.ts';
+import type { TestDaemon } from '../../test-support/daemon.ts';
+import {
+  freeAllocation,
+  type PanelWithDaemon,
+  serverBody,
+  startPanelWithDaemon,
+  waitUntil,
+} from '../../test-support/daemon-servers.ts';
 import { applicationClient, gameServerEgg } from '../../test-support/fixtures.ts';
-import { startTestPanel, type TestPanel } from '../../test-support/panel.ts';
+import type { TestPanel } from '../../test-support/panel.ts';
 
 // The admin server view's install log (issue 24): a failed install's output read through the
 // panel from the real daemon that ran it, refused to everyone but root admins and server readers.
+let world: PanelWithDaemon;
 let panel: TestPanel;
 let daemon: TestDaemon;
 let app: TestClient;
@@ -16,17 +23,13 @@ let ownerClient: TestClient;
 let egg: Egg;
 
 beforeAll(async () => {
-  panel = await startTestPanel();
-  daemon = await startTestDaemon(panel.ctx, 20);
+  world = await startPanelWithDaemon(20);
+  ({ panel, daemon, app, owner, ownerClient } = world);
   egg = await gameServerEgg(panel.ctx);
-  app = await applicationClient(panel);
-  owner = await panel.createUser();
-  ownerClient = await panel.signedIn(owner);
 }, 120_000);
 
 afterAll(async () => {
-  await daemon?.stop();
-  await panel?.close();
+  await world?.close();
 });
 
 /** The egg's install script from now on (the built-in egg's own is replaced for this file). */
