@@ -102,18 +102,24 @@ export interface PanelWithDaemon {
   close: () => Promise<void>;
 }
 
-/** Starts a panel and a daemon with `allocations` free allocations; the tests make their servers. */
-export async function startPanelWithDaemon(allocations: number): Promise<PanelWithDaemon> {
-  const panel = await startTestPanel();
+type PanelAndDaemonOptions = {
+  env?: Record<string, string>;
+  allocations?: number;
+  daemonApi?: Record<string, unknown>;
+  owner?: Parameters<TestPanel['createUser']>[0];
+};
+
+/** A panel (optional env), a daemon (default 5 allocations) and a signed-in owner; closed together. */
+async function startPanelAndDaemon(opts: PanelAndDaemonOptions): Promise<Omit<PanelWithDaemon, 'app'>> {
+  const panel = await startTestPanel(opts.env);
   let daemon: TestDaemon | undefined;
   try {
-    daemon = await startTestDaemon(panel.ctx, allocations);
-    const owner = await panel.createUser();
+    daemon = await startTestDaemon(panel.ctx, opts.allocations ?? 5, opts.daemonApi ?? {});
+    const owner = await panel.createUser(opts.owner);
     const running = daemon;
     return {
       panel,
       daemon,
-      app: await applicationClient(panel),
       owner,
       ownerClient: await panel.signedIn(owner),
       close: async () => {
@@ -124,6 +130,17 @@ export async function startPanelWithDaemon(allocations: number): Promise<PanelWi
   } catch (err) {
     await daemon?.stop();
     await panel.close();
+    throw err;
+  }
+}
+
+/** Starts a panel and a daemon with `allocations` free allocations; the tests make their servers. */
+export async function startPanelWithDaemon(allocations: number): Promise<PanelWithDaemon> {
+  const started = await startPanelAndDaemon({ allocations });
+  try {
+    return { ...started, app: await applicationClient(started.panel) };
+  } catch (err) {
+    await started.close();
     throw err;
   }
 }
@@ -147,28 +164,15 @@ export interface ServerWorld {
  * Starts a panel (optional env), a daemon (optional allocations and `api` keys) and a server owned
  * by a new user (optional password, for SFTP). One per test file: its tests share it.
  */
-export async function startServerWorld(
-  opts: {
-    env?: Record<string, string>;
-    allocations?: number;
-    daemonApi?: Record<string, unknown>;
-    owner?: Parameters<TestPanel['createUser']>[0];
-  } = {},
-): Promise<ServerWorld> {
-  const panel = await startTestPanel(opts.env);
-  let daemon: TestDaemon | undefined;
+export async function startServerWorld(opts: PanelAndDaemonOptions = {}): Promise<ServerWorld> {
+  const started = await startPanelAndDaemon(opts);
+  const { panel, daemon, owner } = started;
   try {
-    daemon = await startTestDaemon(panel.ctx, opts.allocations ?? 5, opts.daemonApi ?? {});
     const egg = await gameServerEgg(panel.ctx);
-    const owner = await panel.createUser(opts.owner);
     const { server, root } = await daemonServerRow(panel, daemon, egg, owner.id);
-    const running = daemon;
     return {
-      panel,
-      daemon,
+      ...started,
       egg,
-      owner,
-      ownerClient: await panel.signedIn(owner),
       server,
       root,
       events: async (event) =>
@@ -180,14 +184,9 @@ export async function startServerWorld(
             .orderBy('id')
             .execute()
         ).map((e) => JSON.parse(e.properties) as unknown),
-      close: async () => {
-        await running.stop();
-        await panel.close();
-      },
     };
   } catch (err) {
-    await daemon?.stop();
-    await panel.close();
+    await started.close();
     throw err;
   }
 }
