@@ -294,6 +294,7 @@ describe('the application routes in the route table', () => {
         db: '1',
         variable: '1',
         identifier: 'ptla_unknown00000',
+        run: '00000000-0000-4000-8000-000000000000',
       });
       const res = await send(client, route.method, path);
       expect(res.status, label(route)).toBe(403);
