@@ -61,7 +61,7 @@ describe('conflict state', () => {
   it.each([
     [null, false, false, null],
     ['installing', false, true, 'installing'],
-    ['install_failed', false, true, 'installing'],
+    ['install_failed', false, true, 'install_failed'], // its own notice: the install failed, ask the administrator
     ['suspended', false, true, 'suspended'],
     ['restoring_backup', false, true, 'restoring'],
     [null, true, true, 'transferring'],
